@@ -1,0 +1,45 @@
+"""``python -m ratings.engines SYSTEM INPUT.json`` (``-`` reads stdin): JSON in, JSON out.
+
+Bad input exits with status 2, one line on stderr naming the entry, nothing on stdout.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+from ratings.engines import SYSTEMS, jsonio
+from ratings.engines.errors import EngineInputError
+
+USAGE = f"usage: python -m ratings.engines {{{','.join(SYSTEMS)}}} INPUT.json|-"
+
+
+def _read(path: str) -> bytes:
+    if path == "-":
+        return sys.stdin.buffer.read()
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except OSError as exc:
+        raise EngineInputError(path, exc.strerror or "cannot be read") from None
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 2 or args[0] not in SYSTEMS:
+        print(USAGE, file=sys.stderr)
+        return 2
+    system, path = args
+    engine = importlib.import_module(f"ratings.engines.{system}")
+    try:
+        data = jsonio.loads(_read(path))
+        output = jsonio.dumps(engine.run_json(data))
+    except EngineInputError as exc:
+        print(str(exc).replace("\n", " "), file=sys.stderr)
+        return 2
+    sys.stdout.write(output + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,77 @@
+"""Strict JSON reading for the engine command lines: no NaN, no Infinity, clear positions."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+from ratings.engines.errors import EngineInputError
+
+
+def _reject_constant(name: str) -> Any:
+    raise EngineInputError("input", f"{name} is not a number JSON allows")
+
+
+def loads(text: str | bytes) -> Any:
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise EngineInputError("input", f"not UTF-8 (byte {exc.start})") from None
+    if not text.strip():
+        raise EngineInputError("input", "empty")
+    try:
+        return json.loads(text, parse_constant=_reject_constant)
+    except json.JSONDecodeError as exc:
+        raise EngineInputError(
+            "input", f"malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
+        ) from None
+    except RecursionError:
+        raise EngineInputError("input", "nested too deeply") from None
+
+
+def dumps(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False, allow_nan=False)
+
+
+def require_object(value: Any, where: str) -> dict:
+    if not isinstance(value, dict):
+        raise EngineInputError(where, "must be an object")
+    return value
+
+
+def require_list(value: Any, where: str) -> list:
+    if not isinstance(value, list):
+        raise EngineInputError(where, "must be a list")
+    return value
+
+
+def require_number(value: Any, where: str, *, positive: bool = False) -> float:
+    """A finite JSON number (bool is not a number here)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise EngineInputError(where, f"must be a number, not {value!r}")
+    number = float(value)
+    if not math.isfinite(number):
+        raise EngineInputError(where, f"must be finite, not {value!r}")
+    if positive and number <= 0:
+        raise EngineInputError(where, f"must be positive, not {value!r}")
+    return number
+
+
+def require_id(value: Any, where: str) -> str:
+    """Player ids are strings in JSON; integers are accepted and turned into strings."""
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        raise EngineInputError(where, f"must be a string id, not {value!r}")
+    text = str(value)
+    if not text:
+        raise EngineInputError(where, "must not be empty")
+    return text
+
+
+def require_result(value: Any, where: str) -> float:
+    """A game result for White: 1, 0.5 or 0."""
+    number = require_number(value, where)
+    if number not in (0.0, 0.5, 1.0):
+        raise EngineInputError(where, f"result must be 1, 0.5 or 0, not {value!r}")
+    return number
