@@ -1,0 +1,59 @@
+from django.contrib import admin
+
+from federation.admin_base import AuditedAdmin
+from federation.models import AuditEvent, Federation, Official, Player
+
+
+class SuperuserEditsOnly:
+    def read_only_for_officials(self, request) -> bool:
+        return not request.user.is_superuser
+
+
+@admin.register(Federation)
+class FederationAdmin(SuperuserEditsOnly, AuditedAdmin):
+    list_display = ["code", "name", "system"]
+    search_fields = ["code", "name"]
+
+
+@admin.register(Player)
+class PlayerAdmin(AuditedAdmin):
+    list_display = [
+        "federation_player_id", "surname", "given_name", "country", "club", "grade",
+        "fide_rating", "active", "federation",
+    ]
+    list_display_links = ["federation_player_id", "surname"]
+    list_filter = ["federation", "active", "country"]
+    search_fields = ["federation_player_id", "surname", "given_name", "club"]
+    list_select_related = ["federation"]
+    list_per_page = 50
+    show_full_result_count = False
+    fieldsets = [
+        (None, {"fields": ["federation", "federation_player_id", "surname", "given_name",
+                           "country", "club", "active"]}),
+        ("Declared strength", {"fields": ["grade", "fide_rating", "fide_list_date",
+                                          "start_rating"]}),
+    ]
+
+
+@admin.register(Official)
+class OfficialAdmin(SuperuserEditsOnly, AuditedAdmin):
+    list_display = ["user", "federation", "role"]
+    list_filter = ["federation", "role"]
+    search_fields = ["user__username"]
+    autocomplete_fields = ["user"]
+    list_select_related = ["user", "federation"]
+
+
+@admin.register(AuditEvent)
+class AuditEventAdmin(AuditedAdmin):
+    list_display = ["at", "actor", "action", "object_type", "object_repr", "federation"]
+    list_filter = ["action", "object_type", "federation"]
+    search_fields = ["object_repr", "object_id", "message"]
+    list_select_related = ["actor", "federation"]
+    readonly_fields = [f.name for f in AuditEvent._meta.fields]
+
+    def read_only_for_officials(self, request) -> bool:
+        return True  # nobody edits the audit log, superusers included
+
+    def has_add_permission(self, request, *args):
+        return False

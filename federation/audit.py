@@ -1,0 +1,51 @@
+"""Writing audit events: who changed what, from which values to which (append-only)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db.models import Model
+from django.forms.models import model_to_dict
+
+from federation.models import AuditEvent
+from federation.permissions import federation_id_of
+
+__all__ = ["snapshot", "changed_values", "record", "federation_id_of"]
+
+
+def snapshot(obj: Model | None) -> dict[str, Any]:
+    """The object's field values as JSON-safe data (dates and decimals as strings)."""
+    if obj is None or obj.pk is None:
+        return {}
+    return json.loads(json.dumps(model_to_dict(obj), cls=DjangoJSONEncoder))
+
+
+def changed_values(old: dict, new: dict) -> tuple[dict, dict]:
+    keys = sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k))
+    return {k: old.get(k) for k in keys}, {k: new.get(k) for k in keys}
+
+
+def record(
+    *,
+    actor,
+    action: str,
+    obj: Model,
+    old: dict | None = None,
+    new: dict | None = None,
+    message: str = "",
+    federation_id: int | None = None,
+) -> AuditEvent:
+    old_values, new_values = changed_values(old or {}, new or {})
+    return AuditEvent.objects.create(
+        federation_id=federation_id if federation_id is not None else federation_id_of(obj),
+        actor=actor if getattr(actor, "is_authenticated", False) else None,
+        action=action,
+        object_type=obj._meta.label,
+        object_id=str(obj.pk or ""),
+        object_repr=str(obj)[:300],
+        old_values=old_values,
+        new_values=new_values,
+        message=message,
+    )

@@ -1,0 +1,185 @@
+"""Federations, their players and officials, and the append-only audit log."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from federation.countries import ISO_3166_ALPHA2
+from federation.grades import GRADE_PATTERN
+
+
+class RatingSystem(models.TextChoices):
+    ICCF = "iccf", _("ICCF correspondence chess")
+    EGF = "egf", _("EGF go (GoR)")
+    PLAYCHESS = "playchess", _("PlayChess online chess")
+    WFCC = "wfcc", _("WFCC problem solving")
+
+
+class Federation(models.Model):
+    code = models.SlugField(_("code"), max_length=20, unique=True)
+    name = models.CharField(_("name"), max_length=200)
+    system = models.CharField(_("rating system"), max_length=20, choices=RatingSystem.choices)
+    params = models.JSONField(
+        _("system parameters"),
+        default=dict,
+        blank=True,
+        help_text=_("Overrides of the rating system's settings, e.g. {\"rd_cap\": 120}."),
+    )
+
+    class Meta:
+        ordering = ["code"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(system__in=RatingSystem.values), name="federation_system_known"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def validate_country(value: str) -> None:
+    if value and value not in ISO_3166_ALPHA2:
+        raise ValidationError(
+            _("%(value)s is not an ISO 3166 alpha-2 country code"), params={"value": value}
+        )
+
+
+class Player(models.Model):
+    federation = models.ForeignKey(Federation, on_delete=models.PROTECT, related_name="players")
+    federation_player_id = models.CharField(
+        _("federation id"),
+        max_length=20,
+        help_text=_("The federation's own id: ICCF ID, EGD PIN, ..."),
+        validators=[RegexValidator(r"^[A-Za-z0-9_.-]+$", _("Letters, digits, . _ - only."))],
+    )
+    surname = models.CharField(_("surname"), max_length=100)
+    given_name = models.CharField(_("given name"), max_length=100, blank=True)
+    country = models.CharField(
+        _("country"), max_length=2, blank=True, validators=[validate_country],
+        help_text=_("ISO 3166 alpha-2, e.g. DE"),
+    )
+    club = models.CharField(_("club"), max_length=100, blank=True)
+    grade = models.CharField(
+        _("declared grade"), max_length=3, blank=True,
+        validators=[RegexValidator(GRADE_PATTERN, _("A go grade: 30k..1k, 1d..9d, 1p..9p."))],
+    )
+    fide_rating = models.PositiveSmallIntegerField(
+        _("declared FIDE rating"), null=True, blank=True,
+        validators=[MinValueValidator(1000), MaxValueValidator(3000)],
+    )
+    fide_list_date = models.DateField(_("FIDE list date"), null=True, blank=True)
+    start_rating = models.FloatField(
+        _("start rating"), null=True, blank=True,
+        help_text=_("Declared entry rating accepted by an official (PlayChess) or ICCF rule 1.4."),
+    )
+    active = models.BooleanField(_("active"), default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["surname", "given_name"]
+        indexes = [
+            models.Index(fields=["federation", "surname"]),
+            models.Index(fields=["federation", "country"]),
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["federation", "federation_player_id"], name="player_unique_federation_id"
+            ),
+            models.CheckConstraint(
+                condition=Q(country="") | Q(country__regex=r"^[A-Z]{2}$"),
+                name="player_country_alpha2",
+            ),
+            models.CheckConstraint(
+                condition=Q(grade="") | Q(grade__regex=GRADE_PATTERN), name="player_grade_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(fide_rating__isnull=True)
+                | Q(fide_rating__gte=1000, fide_rating__lte=3000),
+                name="player_fide_rating_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(fide_rating__isnull=True) | Q(fide_list_date__isnull=False),
+                name="player_fide_rating_has_list_date",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.full_name} ({self.federation_player_id})"
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.surname}, {self.given_name}" if self.given_name else self.surname
+
+
+class OfficialRole(models.TextChoices):
+    RATING_OFFICER = "rating_officer", _("Rating officer")
+    TOURNAMENT_DIRECTOR = "tournament_director", _("Tournament director")
+
+
+class Official(models.Model):
+    """A user's role in one federation; a user may hold roles in several federations."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="official_roles"
+    )
+    federation = models.ForeignKey(Federation, on_delete=models.CASCADE, related_name="officials")
+    role = models.CharField(max_length=30, choices=OfficialRole.choices)
+
+    class Meta:
+        ordering = ["federation__code", "user__username"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "federation", "role"], name="official_unique_role"
+            ),
+            models.CheckConstraint(
+                condition=Q(role__in=OfficialRole.values), name="official_role_known"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} — {self.get_role_display()} of {self.federation.code}"
+
+
+class AppendOnlyError(Exception):
+    """Raised when code tries to change or delete a row that must never change."""
+
+
+class AuditEvent(models.Model):
+    """Who changed what, when, from which values to which. Rows are never updated or deleted."""
+
+    federation = models.ForeignKey(
+        Federation, null=True, blank=True, on_delete=models.PROTECT, related_name="audit_events"
+    )
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    at = models.DateTimeField(auto_now_add=True, db_index=True)
+    action = models.CharField(max_length=30)
+    object_type = models.CharField(max_length=100)
+    object_id = models.CharField(max_length=64, blank=True)
+    object_repr = models.CharField(max_length=300, blank=True)
+    old_values = models.JSONField(default=dict, blank=True)
+    new_values = models.JSONField(default=dict, blank=True)
+    message = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        indexes = [models.Index(fields=["object_type", "object_id"])]
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M} {self.actor} {self.action} {self.object_repr}"
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None and not kwargs.get("force_insert"):
+            raise AppendOnlyError("audit events are append-only")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise AppendOnlyError("audit events are append-only")

@@ -1,0 +1,254 @@
+"""Rating periods, runs of the engines, and the lists they publish."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from federation.models import Federation, Player
+from tournaments.models import Event
+
+
+class ImmutableListError(Exception):
+    """A published rating list (or one of its entries) was about to change."""
+
+
+class RatingPeriod(models.Model):
+    """One period of a federation's calendar: a game window and the list it produces."""
+
+    federation = models.ForeignKey(Federation, on_delete=models.PROTECT, related_name="periods")
+    code = models.CharField(_("code"), max_length=20)
+    starts_on = models.DateField(_("window starts"))
+    ends_on = models.DateField(_("window ends"))
+    list_published_on = models.DateField(_("list published on"))
+    valid_from = models.DateField(_("list valid from"))
+    needs_rerun = models.BooleanField(
+        _("needs re-run"), default=False,
+        help_text=_("A result was changed after the period was rated."),
+    )
+    needs_rerun_reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["federation", "starts_on"]
+        constraints = [
+            models.UniqueConstraint(fields=["federation", "code"], name="period_unique_code"),
+            models.CheckConstraint(
+                condition=Q(ends_on__gte=models.F("starts_on")), name="period_window_order"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.federation.code} {self.code}"
+
+
+class RunStatus(models.TextChoices):
+    QUEUED = "queued", _("Queued")
+    RUNNING = "running", _("Running")
+    SUCCEEDED = "succeeded", _("Succeeded")
+    FAILED = "failed", _("Failed")
+
+
+ACTIVE_RUN_STATUSES = (RunStatus.QUEUED, RunStatus.RUNNING)
+
+
+class RatingRun(models.Model):
+    federation = models.ForeignKey(Federation, on_delete=models.PROTECT, related_name="runs")
+    period = models.ForeignKey(RatingPeriod, on_delete=models.PROTECT, related_name="runs")
+    status = models.CharField(max_length=10, choices=RunStatus.choices, default=RunStatus.QUEUED)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    requested_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    lease_until = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    engine = models.CharField(max_length=20, blank=True)
+    engine_version = models.CharField(max_length=40, blank=True)
+    params = models.JSONField(default=dict, blank=True)
+    input_digest = models.CharField(max_length=64, blank=True)
+    output_digest = models.CharField(max_length=64, blank=True)
+    duration_seconds = models.FloatField(null=True, blank=True)
+    stage_seconds = models.JSONField(default=dict, blank=True)
+    excluded_events = models.JSONField(
+        default=list, blank=True, help_text=_("Events left out of the run, and why.")
+    )
+    report = models.JSONField(default=dict, blank=True)
+    error = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-requested_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["federation", "period"],
+                condition=Q(status__in=ACTIVE_RUN_STATUSES),
+                name="run_one_active_per_period",
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=RunStatus.values), name="run_status_known"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Run {self.pk} of {self.period} ({self.status})"
+
+
+class ListStatus(models.TextChoices):
+    DRAFT = "draft", _("Draft")
+    PUBLISHED = "published", _("Published")
+    SUPERSEDED = "superseded", _("Superseded")
+    DISCARDED = "discarded", _("Discarded")
+
+
+class RatingList(models.Model):
+    federation = models.ForeignKey(Federation, on_delete=models.PROTECT, related_name="lists")
+    period = models.ForeignKey(RatingPeriod, on_delete=models.PROTECT, related_name="lists")
+    run = models.OneToOneField(RatingRun, on_delete=models.PROTECT, related_name="rating_list")
+    status = models.CharField(max_length=12, choices=ListStatus.choices, default=ListStatus.DRAFT)
+    previous = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="+",
+        help_text=_("The published list this one is compared with."),
+    )
+    supersedes = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="superseded_by"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    published_at = models.DateTimeField(null=True, blank=True)
+    published_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    entry_count = models.PositiveIntegerField(default=0)
+    output_digest = models.CharField(max_length=64, blank=True)
+
+    class Meta:
+        ordering = ["-period__valid_from", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["federation", "period"],
+                condition=Q(status="published"),
+                name="list_one_published_per_period",
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=ListStatus.values), name="list_status_known"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.period} list #{self.pk} ({self.status})"
+
+    @property
+    def is_frozen(self) -> bool:
+        return self.status in (ListStatus.PUBLISHED, ListStatus.SUPERSEDED)
+
+    def _stored_status(self) -> str | None:
+        if self.pk is None:
+            return None
+        return type(self).objects.filter(pk=self.pk).values_list("status", flat=True).first()
+
+    def save(self, *args, **kwargs):
+        stored = self._stored_status()
+        # The only change a published list accepts is being superseded (services.publish_list).
+        if stored == ListStatus.SUPERSEDED or (
+            stored == ListStatus.PUBLISHED and self.status != ListStatus.SUPERSEDED
+        ):
+            raise ImmutableListError(f"rating list {self.pk} is {stored} and cannot change")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        if self._stored_status() in (ListStatus.PUBLISHED, ListStatus.SUPERSEDED):
+            raise ImmutableListError(f"rating list {self.pk} is published and cannot be deleted")
+        return super().delete(*args, **kwargs)
+
+
+class RatingEntry(models.Model):
+    rating_list = models.ForeignKey(RatingList, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="rating_entries")
+    rating = models.FloatField()
+    rd = models.FloatField(null=True, blank=True)
+    published_rating = models.IntegerField()
+    published_rd = models.IntegerField(null=True, blank=True)
+    games = models.PositiveIntegerField(default=0)
+    total_games = models.PositiveIntegerField(default=0)
+    change = models.FloatField(null=True, blank=True)
+    previous_rating = models.FloatField(null=True, blank=True)
+    provisional = models.BooleanField(default=False)
+    half_rating = models.BooleanField(default=False)
+    listed = models.BooleanField(
+        default=True, help_text=_("False: kept for the engine but not shown (inactive).")
+    )
+    rank = models.PositiveIntegerField(null=True, blank=True)
+    state = models.JSONField(default=dict, blank=True, help_text=_("Engine state carried on."))
+
+    class Meta:
+        ordering = ["rating_list", "rank", "id"]
+        indexes = [
+            models.Index(fields=["rating_list", "rank"]),
+            models.Index(fields=["player", "rating_list"]),
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["rating_list", "player"], name="entry_one_per_player"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.published_rating}"
+
+    def save(self, *args, **kwargs):
+        if self.rating_list.is_frozen:
+            raise ImmutableListError("entries of a published list cannot change")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        if self.rating_list.is_frozen:
+            raise ImmutableListError("entries of a published list cannot be deleted")
+        return super().delete(*args, **kwargs)
+
+
+class EventRating(models.Model):
+    """A player's rating before and after one event of a run: the history players browse."""
+
+    run = models.ForeignKey(RatingRun, on_delete=models.CASCADE, related_name="event_ratings")
+    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="event_ratings")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="event_ratings")
+    before = models.FloatField(null=True, blank=True)
+    after = models.FloatField()
+    before_rd = models.FloatField(null=True, blank=True)
+    after_rd = models.FloatField(null=True, blank=True)
+    games = models.PositiveIntegerField(default=0)
+    score = models.FloatField(null=True, blank=True)
+    details = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["event", "player"]
+        indexes = [models.Index(fields=["player", "run"])]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["run", "event", "player"], name="eventrating_one_per_run_event_player"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} at {self.event}: {self.before} → {self.after}"
+
+
+class SolvingNorm(models.Model):
+    """A WFCC norm a solver earned at an event (stored by the run that rated it)."""
+
+    run = models.ForeignKey(RatingRun, on_delete=models.CASCADE, related_name="norms")
+    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="norms")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="norms")
+    title = models.CharField(max_length=2)
+    at_championship = models.BooleanField(default=False)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["run", "event", "player", "title"], name="norm_unique"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.title} norm: {self.player} at {self.event}"

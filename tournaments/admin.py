@@ -1,0 +1,119 @@
+from django.contrib import admin
+
+from federation.admin_base import AuditedAdmin, ScopedTabularInline
+from tournaments.models import (
+    Event,
+    EventKind,
+    Game,
+    Problem,
+    SolverScore,
+    Substitution,
+    Team,
+    TeamMember,
+)
+
+
+class GameInline(ScopedTabularInline):
+    model = Game
+    fields = ["round", "white", "black", "result", "handicap", "komi", "finished_on",
+              "reported_on"]
+    autocomplete_fields = ["white", "black"]
+    extra = 1
+    show_change_link = True
+
+
+class TeamInline(ScopedTabularInline):
+    model = Team
+    fields = ["name", "country"]
+    show_change_link = True
+
+
+class ProblemInline(ScopedTabularInline):
+    model = Problem
+    fields = ["round", "number", "group", "original", "first_published_on", "fairy_elements",
+              "fairy_elements_announced_on", "max_points"]
+    show_change_link = True
+
+
+@admin.register(Event)
+class EventAdmin(AuditedAdmin):
+    list_display = ["code", "name", "federation", "kind", "start", "end", "rating_class",
+                    "status"]
+    list_filter = ["federation", "kind", "status", "rating_class"]
+    search_fields = ["code", "name", "location"]
+    date_hierarchy = "end"
+    list_select_related = ["federation"]
+    show_full_result_count = False
+    fieldsets = [
+        (None, {"fields": ["federation", "name", "code", "kind", "status", "rating_class", "kt"]}),
+        ("Dates and place", {"fields": ["announced_on", "start", "end", "results_reported_on",
+                                        "documentation_sent_on", "location", "multi_location"]}),
+        ("ICCF", {"classes": ["collapse"],
+                  "fields": ["transmission", "reflection_days", "reflection_moves"]}),
+        ("EGF time control", {"classes": ["collapse"],
+                              "fields": ["basic_time_minutes", "time_system", "overtime_seconds",
+                                         "overtime_moves", "fischer_bonus_seconds",
+                                         "handicap_reduction", "komi"]}),
+        ("WFCC solving", {"classes": ["collapse"],
+                          "fields": ["championship", "solving_rules", "rounds", "days",
+                                     "fairy_announced_on"]}),
+    ]
+
+    def get_inlines(self, request, obj):
+        if obj is None:
+            return []
+        if obj.kind == EventKind.SOLVING:
+            return [ProblemInline]
+        if obj.kind == EventKind.TEAM:
+            return [TeamInline, GameInline]
+        return [GameInline]
+
+
+class SubstitutionInline(ScopedTabularInline):
+    model = Substitution
+    autocomplete_fields = ["replaces"]
+
+
+@admin.register(Game)
+class GameAdmin(AuditedAdmin):
+    list_display = ["event", "round", "white", "black", "result", "handicap", "reported_on"]
+    list_filter = ["event__federation", "result"]
+    search_fields = ["event__code", "white__surname", "black__surname",
+                     "white__federation_player_id", "black__federation_player_id"]
+    autocomplete_fields = ["event", "white", "black"]
+    list_select_related = ["event", "white", "black"]
+    inlines = [SubstitutionInline]
+    show_full_result_count = False
+
+
+class TeamMemberInline(ScopedTabularInline):
+    model = TeamMember
+    autocomplete_fields = ["player"]
+    extra = 1
+
+
+@admin.register(Team)
+class TeamAdmin(AuditedAdmin):
+    list_display = ["name", "event", "country"]
+    list_filter = ["event__federation"]
+    search_fields = ["name", "event__code"]
+    autocomplete_fields = ["event"]
+    list_select_related = ["event"]
+    inlines = [TeamMemberInline]
+
+
+class SolverScoreInline(ScopedTabularInline):
+    model = SolverScore
+    autocomplete_fields = ["solver"]
+    fields = ["solver", "points", "time_used_minutes"]
+    extra = 1
+
+
+@admin.register(Problem)
+class ProblemAdmin(AuditedAdmin):
+    list_display = ["event", "round", "number", "group", "original", "first_published_on"]
+    list_filter = ["event__federation", "group"]
+    search_fields = ["event__code", "fairy_elements"]
+    autocomplete_fields = ["event"]
+    list_select_related = ["event"]
+    inlines = [SolverScoreInline]
