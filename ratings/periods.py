@@ -213,6 +213,8 @@ _MONTH_RE = re.compile(r"^(\d{4})-(0[1-9]|1[0-2])$")
 def period_by_code(system: str, code: str, *, params: CalendarParams = DEFAULT_PARAMS) -> Period:
     """The period named ``code``; EngineInputError if it is no period of ``system``."""
     _check_system(system)
+    if not isinstance(code, str):
+        raise EngineInputError("code", f"must be a string, got {code!r}")
     if system in _QUARTER_PHASE:
         match = _QUARTER_RE.match(code)
         if not match or int(match[1]) < 1:
@@ -380,6 +382,9 @@ _GRADE_RE = re.compile(r"^(\d{1,2})([kdp]?)$", re.IGNORECASE)
 
 def egf_is_active(grade: str, last_tournament_date: date, list_date: date) -> bool:
     """Whether a player stays on the published list of ``list_date`` (RULES §2.5 [P]).
+
+    An inactive player is only left out of the published list; the caller keeps him and his
+    rating in the database and uses it again when he returns.
 
     The current year/month is not counted: a dan or pro stays if his last tournament is in year
     >= Y - 2; a 1-10 kyu if in month >= M - 12; an 11 kyu or weaker if in month >= M - 6.
