@@ -44,9 +44,9 @@ from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 from functools import partial
 
+from ratings.engines import SYSTEMS
 from ratings.engines.errors import EngineInputError
 
-SYSTEMS = ("iccf", "egf", "playchess", "wfcc")
 _ONE_DAY = timedelta(days=1)
 _CENT = Decimal("0.01")
 
