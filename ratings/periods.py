@@ -1,0 +1,400 @@
+"""Rating periods and calendars of the four systems (RULES §5). Pure: stdlib only, no clock.
+
+A ``Period`` is one rating period: the window of games/tournaments it rates
+(``starts_on``..``ends_on``, both inclusive), the day its list is published, the days that list is
+valid, and (ICCF, WFCC) the last day a result may be reported to count in it. Its ``code`` is a
+stable string:
+
+* ICCF and WFCC (quarterly): ``2026Q1`` names the LIST valid from 1 Jan 2026, as the federations
+  name their lists. ICCF 2026Q1 rates results of Sep-Nov 2025; WFCC 2026Q1 rates tournaments that
+  ended in Oct-Dec 2025.
+* EGF snapshots and PlayChess batches (``CalendarParams``, N calendar months): ``2026-03`` names the
+  WINDOW starting March 2026. Windows are aligned so that their first month's index
+  (12*year + month - 1) is a multiple of N, which for N dividing 12 means aligned to the year.
+
+Decisions where RULES.md leaves room ([P], see also the tests):
+
+* ICCF window: results of Sep-Nov -> list published on the 15th of Dec (``iccf_publication_day``),
+  valid Jan-Mar. Report deadline (rules 3/4, "no later than one month before the list is to be
+  made valid"): valid 1 Jan -> reported on or before 1 Dec, i.e. ``reported_on + 1 month <=
+  valid_from``. A game belongs to the window containing its finish date; when no separate finish
+  date is known it is the report date (RULES §5 [P], keyed on reporting). It counts in that
+  window's list if reported by its deadline; otherwise it is late and rolls into the period whose
+  window contains the report date. So a game finished on 30 Nov and reported on 1 Dec (31 days
+  before 1 Jan) is in the 1 Jan list, reported on 3 Dec (29 days before) it is in the 1 Apr list.
+  "29 vs 31 days" is counted before the list becomes VALID, not before its publication on the
+  15th: counted from the 15th both reports would lie inside the window and the test could not
+  fail. Every quarter's preceding month has 30 or 31 days, so 31 days before validity always
+  meets the deadline and 29 days never does.
+* WFCC: the list of 1 Apr rates tournaments that ended, report included, on or before 31 Mar; a
+  tournament whose report comes later counts in the period containing the report date. Lists are
+  published on their validity day. Expiry: no rated tournament for five years, i.e. off the list
+  once ``list_date >= last end + 5 years`` (29 Feb -> 28 Feb).
+* Runs: a period's run is due on ``due_on`` = the day after its report deadline (ICCF, WFCC) or
+  after its window (EGF, PlayChess: the run day is the snapshot/publication day).
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import date, timedelta
+from decimal import ROUND_HALF_UP, Decimal
+from functools import partial
+
+from ratings.engines import SYSTEMS
+from ratings.engines.errors import EngineInputError
+
+_ONE_DAY = timedelta(days=1)
+_CENT = Decimal("0.01")
+
+
+@dataclass(frozen=True)
+class CalendarParams:
+    """The calendar settings: PLAYCHESS_BATCH_PERIOD (RULES §3.2, §5) and the EGF snapshot step."""
+
+    playchess_batch_months: int = 1
+    egf_snapshot_months: int = 1  # [P] a monthly snapshot of the EGF list
+    iccf_publication_day: int = 15  # "approx 15th" of the month before validity
+
+    def __post_init__(self) -> None:
+        for name in ("playchess_batch_months", "egf_snapshot_months"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 12:
+                raise EngineInputError(f"params.{name}", f"must be an integer 1..12, got {value!r}")
+        day = self.iccf_publication_day
+        if not isinstance(day, int) or isinstance(day, bool) or not 1 <= day <= 28:
+            raise EngineInputError("params.iccf_publication_day", f"must be 1..28, got {day!r}")
+
+
+DEFAULT_PARAMS = CalendarParams()
+
+
+@dataclass(frozen=True)
+class Period:
+    system: str
+    code: str
+    starts_on: date  # first day of the game/tournament window
+    ends_on: date  # last day of the window
+    list_published_on: date
+    valid_from: date
+    valid_until: date
+    report_deadline: date | None  # last day a result may be reported to count here
+
+    @property
+    def due_on(self) -> date:
+        """The first day the period's rating run may start."""
+        return (self.report_deadline or self.ends_on) + _ONE_DAY
+
+    def contains(self, day: date) -> bool:
+        return self.starts_on <= day <= self.ends_on
+
+
+# --- month arithmetic --------------------------------------------------------------------------
+
+
+def _month_index(day: date) -> int:
+    return day.year * 12 + day.month - 1
+
+
+def _first_of(index: int) -> date:
+    return date(index // 12, index % 12 + 1, 1)
+
+
+def add_months(day: date, months: int) -> date:
+    """``day`` moved by whole calendar months; a missing day becomes the month's last day."""
+    index = _month_index(day) + months
+    first = _first_of(index)
+    next_first = _first_of(index + 1)
+    return first.replace(day=min(day.day, (next_first - first).days))
+
+
+# --- building periods from their first window month ----------------------------------------------
+
+
+def _quarter_code(valid_from: date) -> str:
+    return f"{valid_from.year}Q{(valid_from.month - 1) // 3 + 1}"
+
+
+def _iccf(start: int, params: CalendarParams) -> Period:
+    # Window months start, start+1, start+2; the list is valid from start+4 (Sep-Nov -> 1 Jan).
+    valid_from = _first_of(start + 4)
+    deadline = add_months(valid_from, -1)
+    return Period(
+        system="iccf",
+        code=_quarter_code(valid_from),
+        starts_on=_first_of(start),
+        ends_on=_first_of(start + 3) - _ONE_DAY,
+        list_published_on=deadline.replace(day=params.iccf_publication_day),
+        valid_from=valid_from,
+        valid_until=_first_of(start + 7) - _ONE_DAY,
+        report_deadline=deadline,
+    )
+
+
+def _wfcc(start: int, params: CalendarParams) -> Period:
+    # Tournaments ended (report included) in a calendar quarter -> list of the next quarter's 1st.
+    valid_from = _first_of(start + 3)
+    ends_on = valid_from - _ONE_DAY
+    return Period(
+        system="wfcc",
+        code=_quarter_code(valid_from),
+        starts_on=_first_of(start),
+        ends_on=ends_on,
+        list_published_on=valid_from,
+        valid_from=valid_from,
+        valid_until=_first_of(start + 6) - _ONE_DAY,
+        report_deadline=ends_on,
+    )
+
+
+def _batch(system: str, start: int, params: CalendarParams) -> Period:
+    # EGF snapshots and PlayChess batches: the run on the day after the window is the list day.
+    months = _months_of(system, params)
+    run_day = _first_of(start + months)
+    return Period(
+        system=system,
+        code=f"{start // 12:04d}-{start % 12 + 1:02d}",
+        starts_on=_first_of(start),
+        ends_on=run_day - _ONE_DAY,
+        list_published_on=run_day,
+        valid_from=run_day,
+        valid_until=_first_of(start + 2 * months) - _ONE_DAY,
+        report_deadline=None,
+    )
+
+
+def _months_of(system: str, params: CalendarParams) -> int:
+    """Window length in months and the alignment of window starts."""
+    if system == "playchess":
+        return params.playchess_batch_months
+    if system == "egf":
+        return params.egf_snapshot_months
+    return 3
+
+
+_BUILDERS = {
+    "iccf": _iccf,
+    "wfcc": _wfcc,
+    "egf": partial(_batch, "egf"),
+    "playchess": partial(_batch, "playchess"),
+}
+# Month index of a window start modulo the window length: ICCF windows start in Mar/Jun/Sep/Dec.
+_QUARTER_PHASE = {"iccf": 2, "wfcc": 0}
+
+
+def _check_system(system: str) -> None:
+    if system not in SYSTEMS:
+        raise EngineInputError("system", f"unknown rating system {system!r}; one of {SYSTEMS}")
+
+
+def _window_start(system: str, index: int, params: CalendarParams) -> int:
+    n = _months_of(system, params)
+    phase = _QUARTER_PHASE.get(system, 0)
+    return index - (index - phase) % n
+
+
+# --- public API ---------------------------------------------------------------------------------
+
+
+def period_for(system: str, day: date, *, params: CalendarParams = DEFAULT_PARAMS) -> Period:
+    """The period whose game/tournament window contains ``day``."""
+    _check_system(system)
+    start = _window_start(system, _month_index(day), params)
+    return _BUILDERS[system](start, params)
+
+
+_QUARTER_RE = re.compile(r"^(\d{4})Q([1-4])$")
+_MONTH_RE = re.compile(r"^(\d{4})-(0[1-9]|1[0-2])$")
+
+
+def period_by_code(system: str, code: str, *, params: CalendarParams = DEFAULT_PARAMS) -> Period:
+    """The period named ``code``; EngineInputError if it is no period of ``system``."""
+    _check_system(system)
+    if not isinstance(code, str):
+        raise EngineInputError("code", f"must be a string, got {code!r}")
+    if system in _QUARTER_PHASE:
+        match = _QUARTER_RE.match(code)
+        if not match or int(match[1]) < 1:
+            raise EngineInputError("code", f"{code!r} is not a quarter code like 2026Q1")
+        valid_from = date(int(match[1]), 3 * int(match[2]) - 2, 1)
+        # The list's window ended the day before it became valid (ICCF: a month earlier).
+        lag = 2 if system == "iccf" else 1
+        return period_for(system, add_months(valid_from, -lag), params=params)
+    match = _MONTH_RE.match(code)
+    if not match or int(match[1]) < 1:
+        raise EngineInputError("code", f"{code!r} is not a month code like 2026-03")
+    period = period_for(system, date(int(match[1]), int(match[2]), 1), params=params)
+    if period.code != code:
+        n = _months_of(system, params)
+        raise EngineInputError(
+            "code", f"{code!r} does not start a {n}-month {system} window (that is {period.code})"
+        )
+    return period
+
+
+def next_period(period: Period, *, params: CalendarParams = DEFAULT_PARAMS) -> Period:
+    return period_for(period.system, period.ends_on + _ONE_DAY, params=params)
+
+
+def previous_period(period: Period, *, params: CalendarParams = DEFAULT_PARAMS) -> Period:
+    return period_for(period.system, period.starts_on - _ONE_DAY, params=params)
+
+
+def due_periods(
+    system: str,
+    last_rated_code: str | None,
+    today: date,
+    *,
+    params: CalendarParams = DEFAULT_PARAMS,
+) -> tuple[Period, ...]:
+    """Periods after ``last_rated_code`` whose runs are due on ``today``, oldest first.
+
+    With no rated period yet, only the latest due period (a new federation starts there).
+    """
+    _check_system(system)
+    latest = period_for(system, today, params=params)
+    while latest.due_on > today:
+        latest = previous_period(latest, params=params)
+    if last_rated_code is None:
+        return (latest,)
+    due: list[Period] = []
+    period = next_period(period_by_code(system, last_rated_code, params=params), params=params)
+    while period.starts_on <= latest.starts_on:
+        due.append(period)
+        period = next_period(period, params=params)
+    return tuple(due)
+
+
+def list_valid_on(list_dates: Iterable[date], day: date) -> date | None:
+    """The validity start of the list valid on ``day``: the newest one on or before it (§5)."""
+    ordered: Sequence[date] = sorted(list_dates)
+    at = bisect_right(ordered, day)
+    return ordered[at - 1] if at else None
+
+
+# --- ICCF ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class IccfAssignment:
+    period: Period  # the period whose list includes the result
+    late: bool  # reported after the deadline of the window the game finished in
+    reason: str
+
+
+def iccf_period_for_report(
+    reported_on: date,
+    *,
+    finished_on: date | None = None,
+    params: CalendarParams = DEFAULT_PARAMS,
+) -> IccfAssignment:
+    """Which ICCF list includes a result, and why (rules 3/4 and RULES §5 [P])."""
+    finished = reported_on if finished_on is None else finished_on
+    if finished > reported_on:
+        raise EngineInputError("finished_on", f"{finished} is after the report date {reported_on}")
+    home = period_for("iccf", finished, params=params)
+    deadline = home.report_deadline
+    if reported_on <= deadline:
+        what = "reported" if finished_on is None else f"finished {finished}, reported"
+        return IccfAssignment(
+            period=home,
+            late=False,
+            reason=(
+                f"{what} {reported_on}, on or before {deadline} (one month before the list of "
+                f"{home.valid_from}): rated in {home.code}"
+            ),
+        )
+    rolled = period_for("iccf", reported_on, params=params)
+    return IccfAssignment(
+        period=rolled,
+        late=True,
+        reason=(
+            f"finished {finished} in the window of {home.code} but reported {reported_on}, after "
+            f"its deadline {deadline} (one month before {home.valid_from}): rolls into "
+            f"{rolled.code}"
+        ),
+    )
+
+
+# --- WFCC ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class WfccPlacement:
+    counted_in: Period  # the period (and so the next list) the tournament's changes go into
+    rated_with: Period  # the period whose list was valid at the tournament's start (its Rat)
+
+
+def wfcc_period_for_tournament(
+    start: date,
+    end: date,
+    *,
+    reported_on: date | None = None,
+    params: CalendarParams = DEFAULT_PARAMS,
+) -> WfccPlacement:
+    """Counted in the period in which it ends (report included); rated with the list at its start."""
+    if end < start:
+        raise EngineInputError("end", f"{end} is before the start {start}")
+    completed = end if reported_on is None else max(end, reported_on)
+    counted_in = period_for("wfcc", completed, params=params)
+    # The list valid at the start is the one published at the end of the window before it.
+    rated_with = previous_period(period_for("wfcc", start, params=params), params=params)
+    return WfccPlacement(counted_in=counted_in, rated_with=rated_with)
+
+
+WFCC_EXPIRY_YEARS = 5
+
+
+def wfcc_expired(last_rated_tournament_end: date, list_date: date) -> bool:
+    """True if the solver leaves the list of ``list_date``: five years without a rated tournament.
+
+    On return his former full rating is used again and a former half-rating is discarded (§4.2);
+    the caller keeps the full rating in the database.
+    """
+    return list_date >= add_months(last_rated_tournament_end, 12 * WFCC_EXPIRY_YEARS)
+
+
+def wfcc_next_list_rating(list_rating: float, changes: Iterable[float]) -> float:
+    """List rating + Σ ChOfRat (each rounded half-up to 2 decimals) -> the next list value (§5).
+
+    Every tournament of a period uses the list rating as Rat, so changes add up instead of a later
+    tournament overwriting an earlier one. Summed in Decimal: exact and order-independent.
+    """
+    total = Decimal(repr(float(list_rating)))
+    for change in changes:
+        total += Decimal(repr(float(change))).quantize(_CENT, rounding=ROUND_HALF_UP)
+    return float(total.quantize(_CENT, rounding=ROUND_HALF_UP))
+
+
+# --- EGF ----------------------------------------------------------------------------------------
+
+
+def egf_tournament_order_key(end: date, start: date, code: str) -> tuple[date, date, str]:
+    """Tournaments are rated by end date, then start date, then EGD code (§5 [P])."""
+    return (end, start, code)
+
+
+_GRADE_RE = re.compile(r"^(\d{1,2})([kdp]?)$", re.IGNORECASE)
+
+
+def egf_is_active(grade: str, last_tournament_date: date, list_date: date) -> bool:
+    """Whether a player stays on the published list of ``list_date`` (RULES §2.5 [P]).
+
+    An inactive player is only left out of the published list; the caller keeps him and his
+    rating in the database and uses it again when he returns.
+
+    The current year/month is not counted: a dan or pro stays if his last tournament is in year
+    >= Y - 2; a 1-10 kyu if in month >= M - 12; an 11 kyu or weaker if in month >= M - 6.
+    ``grade`` is the last professed grade, e.g. "3d", "12k", "1p"; a bare number is kyu.
+    """
+    match = _GRADE_RE.match(grade.strip())
+    if not match or int(match[1]) == 0:
+        raise EngineInputError("grade", f"{grade!r} is not a grade like 5k, 2d or 1p")
+    number, kind = int(match[1]), (match[2] or "k").lower()
+    if kind in "dp":
+        return last_tournament_date.year >= list_date.year - 2
+    months = 12 if number <= 10 else 6
+    return _month_index(last_tournament_date) >= _month_index(list_date) - months
