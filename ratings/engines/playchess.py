@@ -247,7 +247,7 @@ def _check_params(params: Params) -> None:
 
 
 def _is_points(x: float) -> bool:
-    return math.isfinite(x) and x >= 0 and (2 * x).is_integer()
+    return math.isfinite(x) and x >= 0 and float(2 * x).is_integer()
 
 
 def _check_player(player: Player, where: str, est: int) -> None:
