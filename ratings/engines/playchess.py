@@ -53,6 +53,9 @@ class Params:
     established_games: int = 10  # established from this many finished rated games (official)
 
 
+DEFAULT_PARAMS = Params()
+
+
 @dataclass(frozen=True, slots=True)
 class PriorGame:
     """One earlier provisional game as stored: the clamped opponent rating used, and the points."""

@@ -10,6 +10,7 @@ import math
 from collections.abc import Sequence
 
 from ratings.engines.playchess import (
+    DEFAULT_PARAMS,
     BatchResult,
     Game,
     GameResult,
@@ -63,7 +64,7 @@ def _clamp(x: float, low: float, high: float) -> float:
 
 
 def rate_batch(
-    players: Sequence[Player], games: Sequence[Game], params: Params = Params()
+    players: Sequence[Player], games: Sequence[Game], params: Params = DEFAULT_PARAMS
 ) -> BatchResult:
     cut, est = params.cutoff, params.established_games
     before = {p.id: params.entry_rating if p.rating is None else p.rating for p in players}
