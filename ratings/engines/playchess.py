@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -102,12 +102,12 @@ class PlayerResult:
         return None if self.rating is None else half_up_int(self.rating)
 
 
-@dataclass(frozen=True, slots=True)
-class GameResult:
+class GameResult(NamedTuple):
     """Per game: the opponent rating each side's calculation used (clamped), and how it was rated.
 
     *_change is the game's dR for a side rated as established, None for a provisional side (its
-    rating is recomputed from all games, there is no per-game change).
+    rating is recomputed from all games, there is no per-game change). A NamedTuple rather than a
+    dataclass: a batch has 100,000s of these and tuples are built several times faster.
     """
 
     white_opponent_rating: float
@@ -304,21 +304,21 @@ def _index_players(players: Sequence[Player], params: Params) -> dict[str, int]:
 def _game_arrays(
     games: Sequence[Game], index: dict[str, int]
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    white = np.empty(len(games), dtype=np.int64)
-    black = np.empty(len(games), dtype=np.int64)
-    result = np.empty(len(games), dtype=float)
-    for j, game in enumerate(games):
-        w = index.get(game.white)
-        b = index.get(game.black)
-        if w is None:
+    m = len(games)
+    white = np.fromiter((index.get(g.white, -1) for g in games), dtype=np.int64, count=m)
+    black = np.fromiter((index.get(g.black, -1) for g in games), dtype=np.int64, count=m)
+    result = np.fromiter((g.result for g in games), dtype=float, count=m)
+    bad = (white < 0) | (black < 0) | (white == black) | ~np.isin(result, (0.0, 0.5, 1.0))
+    if bad.any():  # name the first bad game, checking its fields in order
+        j = int(np.argmax(bad))
+        game = games[j]
+        if white[j] < 0:
             raise EngineInputError(f"games[{j}].white", f"unknown player {game.white!r}")
-        if b is None:
+        if black[j] < 0:
             raise EngineInputError(f"games[{j}].black", f"unknown player {game.black!r}")
-        if w == b:
+        if white[j] == black[j]:
             raise EngineInputError(f"games[{j}]", "a player cannot play himself")
-        if game.result not in (0.0, 0.5, 1.0):
-            raise EngineInputError(f"games[{j}].result", "must be 1, 0.5 or 0")
-        white[j], black[j], result[j] = w, b, game.result
+        raise EngineInputError(f"games[{j}].result", "must be 1, 0.5 or 0")
     return white, black, result
 
 
@@ -506,27 +506,24 @@ def _player_result(player: Player, c: _Computation, i: int, est: int) -> PlayerR
     )
 
 
-def _game_results(m: int, c: _Computation) -> list[GameResult]:
-    # back from player order to entry order (white 2j, black 2j+1)
+def _game_results(c: _Computation) -> list[GameResult]:
+    # back from player order to entry order (white of game j at 2j, black at 2j+1)
     inverse = np.empty_like(c.order)
     inverse[c.order] = np.arange(inverse.size)
-    used = c.opponent_used[inverse].tolist()
-    prov = c.provisional[inverse].tolist()
-    dr = c.dr[inverse].tolist()
-    out = []
-    for j in range(m):
-        w, b = 2 * j, 2 * j + 1
-        out.append(
-            GameResult(
-                white_opponent_rating=used[w],
-                black_opponent_rating=used[b],
-                white_provisional=prov[w],
-                black_provisional=prov[b],
-                white_change=None if prov[w] else dr[w],
-                black_change=None if prov[b] else dr[b],
-            )
+    used = c.opponent_used[inverse]
+    prov = c.provisional[inverse]
+    change = [None if p else d for p, d in zip(prov.tolist(), c.dr[inverse].tolist(), strict=True)]
+    return list(
+        map(
+            GameResult,
+            used[0::2].tolist(),
+            used[1::2].tolist(),
+            prov[0::2].tolist(),
+            prov[1::2].tolist(),
+            change[0::2],
+            change[1::2],
         )
-    return out
+    )
 
 
 def rate_batch(
@@ -538,7 +535,7 @@ def rate_batch(
         players=tuple(
             _player_result(p, c, i, params.established_games) for i, p in enumerate(players)
         ),
-        games=tuple(_game_results(len(games), c)),
+        games=tuple(_game_results(c)),
     )
 
 
