@@ -734,7 +734,23 @@ def _game_to_json(result: GameResult) -> dict:
 
 
 def run_json(data: dict) -> dict:
-    """The CLI contract: {"params"?, "players", "games"} -> {"players", "games"}."""
+    """The CLI contract (a thin wrapper around rate_batch).
+
+    input:  {"params": {"entry_rating": 1500, "cutoff": 400, "established_games": 10,   (optional)
+                        "k_table": {"r": [[2000, 20], [2400, 10]], "g": [[30, 1.25], [80, 1]]}},
+             "players": [{"id": "a", "rating": 2200.0, "games": 40},
+                         {"id": "b", "rating": 2000.0, "games": 5, "score": 2.5, "opponents": 10000.0},
+                         {"id": "d", "rating": 1900.0, "games": 2,
+                          "history": [{"opponent_rating": 1850.0, "result": 1}, ...]},
+                         {"id": "c"}],
+             "games": [{"white": "b", "black": "a", "result": 1}, ...]}        (finish order)
+    output: {"players": [{"id", "rating"?, "games", "score"?, "opponents"?, "provisional",
+                          "published_rating"?}, ...],                          (input order)
+             "games": [{"white_opponent_rating", "black_opponent_rating", "white_provisional",
+                        "black_provisional", "white_change", "black_change"}, ...]}
+    rating/published_rating are absent for a player still unrated; score/opponents are present
+    while provisional. *_change is null for a side rated provisionally.
+    """
     data = jsonio.require_object(data, "input")
     params = params_from_json(data.get("params"))
     players = [
