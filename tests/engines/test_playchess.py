@@ -221,3 +221,13 @@ def test_bad_k_table_is_rejected():
     with pytest.raises(EngineInputError) as err:
         pc.rate_batch([], [], bad)
     assert err.value.where == "params.k_table.r[1]"
+
+
+def test_explain_unknown_player_and_player_without_games():
+    players = [Player("a", 1800.0, 20), Player("b", 1700.0, 20), Player("c", 1600.0, 20)]
+    with pytest.raises(EngineInputError) as err:
+        pc.explain(players, [], "zz")
+    assert err.value.where == "player_id"
+    why = pc.explain(players, [Game("a", "b", 1)], "c")
+    assert why.provisional is None and why.established is None
+    assert why.result.rating == 1600.0 and why.result.games == 20
