@@ -226,6 +226,15 @@ def test_r8_problem_in_undeclared_round_fails():
     assert res.status is Status.FAIL and "problems in undeclared rounds [2]" in res.message
 
 
+def test_r8_scores_for_unknown_problems_or_solvers_fail():
+    ev = passing_event()
+    stray = ev.scores + (ScoreFacts(99, 1, 1, Decimal(1)), ScoreFacts(1, 2, 9, Decimal(1)))
+    res = r8_rounds(replace(ev, scores=stray))
+    assert res.status is Status.FAIL
+    assert "scores for unknown problems ['2.9']" in res.message
+    assert "scores for unknown solvers ['99']" in res.message
+
+
 # R9 ------------------------------------------------------------------------------------------
 
 

@@ -353,7 +353,11 @@ def r7_per_group(f: WfccEventFacts) -> RuleResult:
 
 
 def r8_rounds(f: WfccEventFacts) -> RuleResult:
-    """Rounds and days: dated within the event, each with problems and recorded scores (RMAS)."""
+    """Rounds and days: dated within the event, each with problems and recorded scores (RMAS).
+
+    Also checks that every score names a known problem and solver, since RMAS and the engine's
+    totals are built from them.
+    """
     problems: list[str] = []
     numbers = [r.number for r in f.rounds]
     if not f.rounds:
@@ -374,6 +378,14 @@ def r8_rounds(f: WfccEventFacts) -> RuleResult:
     no_scores = sorted(declared - {s.round for s in f.scores})
     if no_scores:
         problems.append(f"rounds without recorded scores {no_scores}")
+    known_problems = {(p.round, p.number) for p in f.problems}
+    stray = sorted({(s.round, s.problem_number) for s in f.scores} - known_problems)
+    if stray:
+        problems.append(f"scores for unknown problems {[f'{r}.{n}' for r, n in stray]}")
+    known_solvers = {s.id for s in f.solvers}
+    strangers = sorted({str(s.solver_id) for s in f.scores if s.solver_id not in known_solvers})
+    if strangers:
+        problems.append(f"scores for unknown solvers {strangers}")
     days = len({r.held_on for r in f.rounds})
     facts = dict(rounds=sorted(declared), days=days)
     if problems:
