@@ -158,6 +158,10 @@ def test_reporting_rule_warns_about_late_results_without_blocking():
 def test_reported_but_unfinished_game_is_bad_input():
     with pytest.raises(EngineInputError):
         IccfEventFacts("electronic", IccfTimeControl(), games=[IccfGameFacts(1, None, TODAY)])
+    with pytest.raises(EngineInputError) as err:
+        games = [IccfGameFacts(1, TODAY, TODAY), IccfGameFacts(2, TODAY, TODAY - timedelta(1))]
+        IccfEventFacts("electronic", IccfTimeControl(), games=games)
+    assert err.value.where == "games[1].reported_on"
 
 
 def test_iccf_event_through_the_dispatch():

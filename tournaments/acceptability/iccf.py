@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
 from fractions import Fraction
+from functools import lru_cache
 
 from ratings.engines.errors import EngineInputError
 from tournaments.acceptability.dates import add_months, quarter_start
@@ -113,6 +114,7 @@ def webserver_rule(transmission: str, administered_on_webserver: bool | None) ->
 # --- reporting deadline (rules 3 and 4) -------------------------------------------------------
 
 
+@lru_cache(maxsize=8192)  # pure; events repeat the same report dates many times
 def list_for_report(reported_on: date) -> date:
     """Validity start of the list a result reported on ``reported_on`` goes into."""
     # the window of a list valid from V is [V - 4 months, V - 1 month): shift by one month and
@@ -175,6 +177,11 @@ class IccfEventFacts:
         for i, g in enumerate(self.games):
             if g.reported_on is not None and g.finished_on is None:
                 raise EngineInputError(f"games[{i}].finished_on", "a reported game has finished")
+            if g.reported_on is not None and g.reported_on < g.finished_on:
+                raise EngineInputError(
+                    f"games[{i}].reported_on",
+                    f"{g.reported_on} is before the finish {g.finished_on}",
+                )
 
 
 def reporting_rule(games: tuple[IccfGameFacts, ...]) -> RuleResult:
@@ -182,14 +189,14 @@ def reporting_rule(games: tuple[IccfGameFacts, ...]) -> RuleResult:
     reported = [g for g in games if g.reported_on is not None]
     if not reported:
         return result(rid, title, Status.NOT_APPLICABLE, "no results reported yet", lists={})
-    lists: dict[str, int] = {}
     late: list[str] = []
+    counts: dict[date, int] = {}
     for g in reported:
-        p = place_result(g.finished_on, g.reported_on)
-        key = p.list_valid_from.isoformat()
-        lists[key] = lists.get(key, 0) + 1
-        if p.late:
-            late.append(f"game {g.id}: {p.message}")
+        actual = list_for_report(g.reported_on)
+        counts[actual] = counts.get(actual, 0) + 1
+        if actual != list_for_report(g.finished_on):  # only late ones pay for the message
+            late.append(f"game {g.id}: {place_result(g.finished_on, g.reported_on).message}")
+    lists = {k.isoformat(): n for k, n in sorted(counts.items())}
     summary = ", ".join(f"{n} in the list valid from {k}" for k, n in sorted(lists.items()))
     if late:
         shown = "; ".join(late[:5]) + (" ..." if len(late) > 5 else "")
