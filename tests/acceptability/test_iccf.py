@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from ratings.engines.errors import EngineInputError
 from tournaments.acceptability import check_event, is_acceptable
 from tournaments.acceptability.iccf import (
+    MAX_LATE_LISTED,
     IccfEventFacts,
     IccfGameFacts,
     IccfTimeControl,
@@ -151,6 +152,7 @@ def test_reporting_rule_warns_about_late_results_without_blocking():
     assert res.status is Status.WARNING
     assert res.facts["lists"] == {"2027-01-01": 1, "2027-04-01": 1}
     assert "1 of 2 results reported late (game 2: finished 2026-11-29" in res.message
+    assert res.facts["late_count"] == 1
     assert reporting_rule(games[:1]).status is Status.PASS
     assert reporting_rule(games[2:]).status is Status.NOT_APPLICABLE
 
@@ -186,3 +188,13 @@ def test_iccf_event_through_the_dispatch():
     ]
     with pytest.raises(EngineInputError):
         IccfEventFacts("fax", IccfTimeControl())
+
+
+def test_many_late_results_are_counted_and_a_few_named():
+    games = tuple(
+        IccfGameFacts(i, date(2026, 11, 29), date(2026, 12, 2)) for i in range(MAX_LATE_LISTED + 7)
+    )
+    res = reporting_rule(games)
+    assert res.facts["late_count"] == MAX_LATE_LISTED + 7
+    assert len(res.facts["late"]) == MAX_LATE_LISTED
+    assert res.message.startswith(f"{MAX_LATE_LISTED + 7} of {MAX_LATE_LISTED + 7} results")

@@ -25,6 +25,7 @@ from tournaments.acceptability.types import RuleResult, Status, result
 TRANSMISSIONS = ("postal", "electronic")
 # (moves, days): at least this many days for the first this many moves (rule 1.3)
 MIN_REFLECTION = {"postal": (10, 20), "electronic": (50, 150)}
+MAX_LATE_LISTED = 50  # late results named in the facts; the count covers all
 
 
 def _fraction(value: object, where: str) -> Fraction:
@@ -190,12 +191,15 @@ def reporting_rule(games: tuple[IccfGameFacts, ...]) -> RuleResult:
     if not reported:
         return result(rid, title, Status.NOT_APPLICABLE, "no results reported yet", lists={})
     late: list[str] = []
+    late_count = 0
     counts: dict[date, int] = {}
     for g in reported:
         actual = list_for_report(g.reported_on)
         counts[actual] = counts.get(actual, 0) + 1
-        if actual != list_for_report(g.finished_on):  # only late ones pay for the message
-            late.append(f"game {g.id}: {place_result(g.finished_on, g.reported_on).message}")
+        if actual != list_for_report(g.finished_on):
+            late_count += 1
+            if len(late) < MAX_LATE_LISTED:  # only the listed ones pay for the message
+                late.append(f"game {g.id}: {place_result(g.finished_on, g.reported_on).message}")
     lists = {k.isoformat(): n for k, n in sorted(counts.items())}
     summary = ", ".join(f"{n} in the list valid from {k}" for k, n in sorted(lists.items()))
     if late:
@@ -204,9 +208,10 @@ def reporting_rule(games: tuple[IccfGameFacts, ...]) -> RuleResult:
             rid,
             title,
             Status.WARNING,
-            f"{len(late)} of {len(reported)} results reported late ({shown}); {summary}",
+            f"{late_count} of {len(reported)} results reported late ({shown}); {summary}",
             lists=lists,
             late=late,
+            late_count=late_count,
         )
     return result(
         rid,
@@ -215,6 +220,7 @@ def reporting_rule(games: tuple[IccfGameFacts, ...]) -> RuleResult:
         f"{len(reported)} results reported in time: {summary}",
         lists=lists,
         late=[],
+        late_count=0,
     )
 
 
