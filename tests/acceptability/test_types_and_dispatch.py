@@ -79,3 +79,15 @@ def test_add_months_keeps_the_day_when_it_exists(day, months):
         assert moved.day == day.day and add_months(moved, -months) == day
     q = quarter_start(day)
     assert q.day == 1 and q.month in (1, 4, 7, 10) and q <= day < add_months(q, 3)
+
+
+def test_every_attestation_key_is_one_a_rule_asks_for():
+    from tests.acceptability.wfcc_factory import TODAY, passing_event
+    from tournaments.acceptability import ATTESTATIONS
+
+    asked = {
+        r.facts.get("attestation")
+        for r in check_event("wfcc", passing_event(attestations=frozenset()), TODAY)
+        if r.status is Status.NEEDS_ATTESTATION
+    }
+    assert asked == set(ATTESTATIONS["wfcc"])

@@ -29,6 +29,19 @@ FACTS_TYPES = {
     "egf": egf.EgfEventFacts,
     "playchess": playchess.PlaychessEventFacts,
 }
+# What an official can attest, per system: key -> what he confirms. The selector passes the
+# recorded keys in the facts' ``attestations``; a missing key gives NEEDS_ATTESTATION.
+# (ICCF's webserver confirmation is the ``administered_on_webserver`` flag instead.)
+ATTESTATIONS: dict[str, dict[str, str]] = {
+    "wfcc": {
+        wfcc.ATTEST_R3Q: "problems show a clear theme, good quality and difficulty, different styles",
+        wfcc.ATTEST_R12: "the tournament director keeps the solving sheets for at least 4 weeks",
+        wfcc.ATTEST_KT: "the representative confirmed the tournament category and KT",
+    },
+    "egf": {egf.ATTEST_RECOGNIZED: "recognized EGF classified event (class conditions met)"},
+    "iccf": {},
+    "playchess": {},
+}
 _CHECKS = {"wfcc": wfcc.check, "iccf": iccf.check, "egf": egf.check, "playchess": playchess.check}
 
 
@@ -45,6 +58,7 @@ def check_event(system: str, facts: object, today: date) -> list[RuleResult]:
 
 
 __all__ = [
+    "ATTESTATIONS",
     "FACTS_TYPES",
     "RuleResult",
     "Status",
