@@ -26,16 +26,19 @@ def test_unfinished_game_fails_and_is_named():
     games = [PlaychessGameFacts(1, "a", "b", "0-1"), PlaychessGameFacts(7, "a", "c", None)]
     res = check_event("playchess", PlaychessEventFacts(games), TODAY)[0]
     assert res.status is Status.FAIL
-    assert res.message == "1 of 2 games have no finished result (games 7)"
+    assert res.message == "1 of 2 games without a finished result (games 7)"
     assert statuses([PlaychessGameFacts(1, "a", "b", "*")])[0] is Status.FAIL
 
 
 @pytest.mark.parametrize(
     ("game", "text"),
     [
-        (PlaychessGameFacts(3, "a", "a", "1-0"), "1 games have the same player on both sides"),
-        (PlaychessGameFacts(3, "a", None, "1-0"), "1 games lack a player"),
-        (PlaychessGameFacts(3, "a", "b", "1-0", black_rated=False), "1 games have an unrated"),
+        (PlaychessGameFacts(3, "a", "a", "1-0"), "1 game with the same player on both sides"),
+        (PlaychessGameFacts(3, "a", None, "1-0"), "1 game without both players"),
+        (
+            PlaychessGameFacts(3, "a", "b", "1-0", black_rated=False),
+            "1 game with an unrated player",
+        ),
     ],
 )
 def test_players_rule(game, text):

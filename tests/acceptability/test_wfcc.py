@@ -175,7 +175,7 @@ def test_r5_unknown_group_fails():
     groups[3] = "study"
     res = r5_groups_known(passing_event(problems=tuple(problems(groups))))
     assert res.status is Status.FAIL
-    assert "1 problems outside the seven groups: 1.4 (study)" in res.message
+    assert "1 problem outside the seven groups: 1.4 (study)" in res.message
 
 
 def test_r6_four_groups_fail_five_pass():
@@ -247,7 +247,7 @@ def test_r9_five_point_zero_zero_passes_five_point_zero_zero_one_fails():
     assert r9_points(_with_score("5.00")).status is Status.PASS
     res = r9_points(_with_score("5.001"))
     assert res.status is Status.FAIL
-    assert "1 scores outside 0..5 points or with more than two decimals: 5.001" in res.message
+    assert "1 score outside 0..5 points or with more than two decimals: 5.001" in res.message
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from ratings.engines.errors import EngineInputError
-from tournaments.acceptability.types import RuleResult, Status, result
+from tournaments.acceptability.types import RuleResult, Status, plural, result
 
 FINISHED_RESULTS = ("1-0", "0-1", "1/2-1/2")
 SHOWN = 5  # game ids named in a message before "..."
@@ -49,7 +49,7 @@ def result_rule(f: PlaychessEventFacts) -> RuleResult:
             rid,
             title,
             Status.FAIL,
-            f"{len(open_games)} of {len(f.games)} games have no finished result "
+            f"{len(open_games)} of {plural(len(f.games), 'game')} without a finished result "
             f"(games {_ids(open_games)})",
             games=len(f.games),
             unfinished=[g.id for g in open_games],
@@ -73,11 +73,17 @@ def players_rule(f: PlaychessEventFacts) -> RuleResult:
     unrated = [g for g in f.games if not (g.white_rated and g.black_rated)]
     issues = []
     if missing:
-        issues.append(f"{len(missing)} games lack a player (games {_ids(missing)})")
+        issues.append(
+            f"{plural(len(missing), 'game')} without both players (games {_ids(missing)})"
+        )
     if same:
-        issues.append(f"{len(same)} games have the same player on both sides (games {_ids(same)})")
+        issues.append(
+            f"{plural(len(same), 'game')} with the same player on both sides (games {_ids(same)})"
+        )
     if unrated:
-        issues.append(f"{len(unrated)} games have an unrated player (games {_ids(unrated)})")
+        issues.append(
+            f"{plural(len(unrated), 'game')} with an unrated player (games {_ids(unrated)})"
+        )
     facts = dict(
         games=len(f.games),
         missing_player=[g.id for g in missing],

@@ -65,6 +65,11 @@ def is_acceptable(results: Iterable[RuleResult]) -> bool:
     return not blocking(results)
 
 
+def plural(n: int, word: str, words: str | None = None) -> str:
+    """'1 day', '2 days' (or the given irregular plural)."""
+    return f"{n} {word if n == 1 else (words or word + 's')}"
+
+
 def jsonable(value: Any) -> Any:
     """Facts as JSON-ready values: dates ISO, Decimals as strings, Fractions as floats."""
     if isinstance(value, date):

@@ -20,7 +20,7 @@ from decimal import Decimal
 
 from ratings.engines.errors import EngineInputError
 from tournaments.acceptability.dates import add_months
-from tournaments.acceptability.types import RuleResult, Status, result
+from tournaments.acceptability.types import RuleResult, Status, plural, result
 
 GROUPS = ("twomover", "threemover", "moremover", "endgame", "helpmate", "selfmate", "fairy")
 CHAMPIONSHIPS_W = ("WCSC", "ECSC", "WCSC_TYPE_NORMS")  # organised under WCSC rules
@@ -197,7 +197,7 @@ def r1_announcement(f: WfccEventFacts, today: date) -> RuleResult:
             rid,
             title,
             Status.FAIL,
-            f"announced {days} days before the start on {f.start}; "
+            f"announced {plural(days, 'day')} before the start on {f.start}; "
             f"at least {ANNOUNCE_HARD_DAYS} are required",
             **facts,
         )
@@ -206,12 +206,16 @@ def r1_announcement(f: WfccEventFacts, today: date) -> RuleResult:
             rid,
             title,
             Status.WARNING,
-            f"announced {days} days before the start on {f.start}, after {soft}; "
+            f"announced {plural(days, 'day')} before the start on {f.start}, after {soft}; "
             f"the rules ask for at least two months",
             **facts,
         )
     return result(
-        rid, title, Status.PASS, f"announced {days} days before the start on {f.start}", **facts
+        rid,
+        title,
+        Status.PASS,
+        f"announced {plural(days, 'day')} before the start on {f.start}",
+        **facts,
     )
 
 
@@ -243,7 +247,7 @@ def r3_publication(f: WfccEventFacts) -> RuleResult:
             "WFCC-R3",
             "Problems original or published more than 5 years before",
             Status.FAIL,
-            f"{len(too_recent)} problems first published {ORIGINAL_AFTER_YEARS} or fewer "
+            f"{plural(len(too_recent), 'problem')} first published {ORIGINAL_AFTER_YEARS} or fewer "
             f"calendar years before {year}: {', '.join(labels)}; they must be originals or "
             f"published in {year - ORIGINAL_AFTER_YEARS - 1} or earlier",
             **facts,
@@ -299,7 +303,7 @@ def r5_groups_known(f: WfccEventFacts) -> RuleResult:
             "WFCC-R5",
             "Problems from the seven groups",
             Status.FAIL,
-            f"{len(bad)} problems outside the seven groups: {', '.join(bad)}; "
+            f"{plural(len(bad), 'problem')} outside the seven groups: {', '.join(bad)}; "
             f"allowed: {', '.join(GROUPS)}",
             outside=bad,
         )
@@ -396,7 +400,7 @@ def r8_rounds(f: WfccEventFacts) -> RuleResult:
         "WFCC-R8",
         "Rounds and days",
         Status.PASS,
-        f"{len(f.rounds)} rounds on {days} days, each with problems and per-round scores",
+        f"{plural(len(f.rounds), 'round')} on {plural(days, 'day')}, each with problems and per-round scores",
         **facts,
     )
 
@@ -422,7 +426,7 @@ def r9_points(f: WfccEventFacts) -> RuleResult:
     if bad_scores:
         shown = ", ".join(bad_scores[:5]) + (" ..." if len(bad_scores) > 5 else "")
         issues.append(
-            f"{len(bad_scores)} scores outside 0..5 points or with more than two decimals: {shown}"
+            f"{plural(len(bad_scores), 'score')} outside 0..5 points or with more than two decimals: {shown}"
         )
     facts = dict(bad_problems=bad_max, bad_scores=bad_scores[:20], scores=len(f.scores))
     if issues:
@@ -491,7 +495,7 @@ def r11_documentation(f: WfccEventFacts, today: date) -> RuleResult:
             rid,
             title,
             Status.FAIL,
-            f"documentation sent {days} days after the end; at most {allowed} are allowed "
+            f"documentation sent {plural(days, 'day')} after the end; at most {allowed} are allowed "
             f"for a {kind}",
             **facts,
         )
@@ -499,7 +503,7 @@ def r11_documentation(f: WfccEventFacts, today: date) -> RuleResult:
         rid,
         title,
         Status.PASS,
-        f"documentation sent {days} days after the end (at most {allowed} for a {kind})",
+        f"documentation sent {plural(days, 'day')} after the end (at most {allowed} for a {kind})",
         **facts,
     )
 
