@@ -199,6 +199,10 @@ def test_r7_three_in_a_group_pass_four_fail():
     res = r7_per_group(passing_event(problems=tuple(problems(four))))
     assert res.status is Status.FAIL
     assert res.message == "4 endgames; at most 3 problems per group are allowed"
+    fairy = ["fairy"] * 4 + ["twomover", "threemover", "moremover", "helpmate"] * 2
+    assert r7_per_group(passing_event(problems=tuple(problems(fairy)))).message.startswith(
+        "4 fairy problems;"
+    )
 
 
 # R8 ------------------------------------------------------------------------------------------

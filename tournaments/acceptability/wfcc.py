@@ -334,11 +334,15 @@ def r6_groups_represented(f: WfccEventFacts) -> RuleResult:
     )
 
 
+def _group_plural(group: str) -> str:
+    return "fairy problems" if group == "fairy" else group + "s"
+
+
 def r7_per_group(f: WfccEventFacts) -> RuleResult:
     counts = _group_counts(f)
     over = {g: n for g, n in counts.items() if n > MAX_PER_GROUP}
     if over:
-        worst = "; ".join(f"{n} {g}s" for g, n in sorted(over.items()))
+        worst = "; ".join(f"{n} {_group_plural(g)}" for g, n in sorted(over.items()))
         return result(
             "WFCC-R7",
             "At most 3 problems per group",
