@@ -213,7 +213,8 @@ def rate_tournament(tournament: Tournament, params: WfccParams | None = None) ->
                 place=int(place[i]),
                 result=float(results[i]),
                 performance=float(performance[i]),
-                published_rating=half_up_int(math.fsum(halves) / len(halves)),
+                # The list shows the half-rating, or the full rating the two of them make.
+                published_rating=half_up_int(halves[0] if average is None else average),
                 norms=gained[i],
                 rating=average,
                 half_ratings=halves,
