@@ -254,9 +254,12 @@ def explain_solver(
     perf, perf_floored = apply_floor(
         np.array([half_up_2((result - line.intercept) / line.slope)]), params.floor
     )
-    expected = change = new_rating = None
+    expected = change = new_rating = halves = None
     new_floored = False
-    if solver.rating is not None:
+    if solver.rating is None:
+        halves = (*solver.half_ratings, float(perf[0]))
+        new_rating = _full_from_halves(halves)
+    else:
         rating = float(solver.rating)
         expected = line.slope * rating + line.intercept
         change = half_up_2(kt * (result - expected))
@@ -273,6 +276,7 @@ def explain_solver(
         new_rating=new_rating,
         performance=float(perf[0]),
         floored=bool(perf_floored[0]) or new_floored,
+        half_ratings=halves,
     )
 
 

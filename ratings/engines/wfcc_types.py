@@ -130,6 +130,7 @@ class SolverExplanation:
     rating: float | None  # the rating used (full rating at the start), None without one
     expected: float | None
     change: float | None
-    new_rating: float | None
+    new_rating: float | None  # NewRat of a rated solver; the full rating two half-ratings make
     performance: float
     floored: bool
+    half_ratings: tuple[float, ...] | None = None  # without a full rating: including this one

@@ -205,6 +205,10 @@ def test_explain_matches_the_hand_values():
         None,
         2320.0,
     )
+    assert d.half_ratings == (2320.0,)
+    # D's second tournament: (2300.5 + 2360)/2 = 2330.25 becomes his full rating.
+    d = explain_solver(resorted(), "D")
+    assert (d.half_ratings, d.new_rating) == ((2300.5, 2360.0), 2330.25)
     with pytest.raises(EngineInputError, match="solver_id"):
         explain_solver(plain(), "nobody")
 

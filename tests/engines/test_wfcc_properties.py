@@ -104,8 +104,10 @@ def test_explanation_equals_engine(tournament, params):
         assert e.line == result.line and e.kt == result.kt
         assert (e.result, e.performance, e.floored) == (s.result, s.performance, s.floored)
         if s.expected is None:
-            assert (e.expected, e.change, e.new_rating) == (None, None, None)
+            assert (e.expected, e.change) == (None, None)
+            assert (e.new_rating, e.half_ratings) == (s.rating, s.half_ratings)
         else:
+            assert e.half_ratings is None
             assert (e.expected, e.change, e.new_rating) == (s.expected, s.change, s.rating)
 
 
