@@ -1,0 +1,54 @@
+"""Solving norms of one rated tournament (RULES §4.5, N1–N4).
+
+N1–N3 are facts of the tournament; N4 is per solver (performance and place). The levels nest
+(a GM norm's conditions imply the IM and FM ones), so a solver is credited with his highest level.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ratings.engines.wfcc_types import (
+    N1_MIN_COUNTRIES,
+    N1_MIN_RATED,
+    N2_MIN_QUALIFIED,
+    NORM_LEVELS,
+    NormConditions,
+    Tournament,
+)
+
+
+def norm_conditions(tournament: Tournament) -> NormConditions:
+    """N1 (≥ 15 fully rated solvers from ≥ 3 countries), N2 counts per level, N3 (one location).
+
+    Ratings are those of the list used for the tournament; half-rated solvers count as unrated
+    ([P], as in R2). Countries are counted among the fully rated solvers.
+    """
+    rated = [s for s in tournament.solvers if s.rating is not None]
+    countries = len({s.country for s in rated if s.country is not None})
+    qualified = {
+        level: sum(1 for s in rated if s.rating >= rating) for level, rating, _ in NORM_LEVELS
+    }
+    return NormConditions(
+        rated_solvers=len(rated),
+        countries=countries,
+        n1=len(rated) >= N1_MIN_RATED and countries >= N1_MIN_COUNTRIES,
+        n3=not tournament.multi_location,
+        qualified=qualified,
+        n2={level: count >= N2_MIN_QUALIFIED for level, count in qualified.items()},
+    )
+
+
+def norms(
+    conditions: NormConditions, performance: np.ndarray, place: np.ndarray
+) -> list[tuple[str, ...]]:
+    """N4 for every solver: performance ≥ 2650/2550/2450 and place ≤ the qualified count."""
+    gained = np.full(len(performance), "", dtype=object)
+    if conditions.n1 and conditions.n3:
+        # Lowest level first, so a higher level overwrites it.
+        for level, _, min_performance in reversed(NORM_LEVELS):
+            if not conditions.n2[level]:
+                continue
+            ok = (performance >= min_performance) & (place <= conditions.qualified[level])
+            gained[ok] = level
+    return [(level,) if level else () for level in gained]
