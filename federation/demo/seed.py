@@ -122,6 +122,30 @@ class DemoSeeder:
             self.seed_playchess(federations["playchess"], counts["playchess"])
             self.seed_wfcc(federations["wfcc"], counts["wfcc"])
             self.seed_logins(federations)
+            self.seed_initial_lists(federations)
+
+    def seed_initial_lists(self, federations: dict[str, Federation]) -> None:
+        """ICCF and WFCC start from a list carried over from their previous system."""
+        from ratings.engines.rounding import half_up_int
+        from ratings.services import import_list
+
+        rng = self.rng
+        for code, share, with_rd in (("iccf", 0.85, True), ("wfcc", 0.75, False)):
+            federation = federations[code]
+            rows = []
+            for player in Player.objects.filter(federation=federation).order_by("id"):
+                if rng.random() > share:
+                    continue
+                rating = round(self.strength[player.pk] + rng.gauss(0, 60), 2)
+                row = {"player_id": player.pk, "rating": rating,
+                       "published_rating": half_up_int(rating)}
+                if with_rd:
+                    rd = float(rng.randint(40, 140))
+                    row.update(rd=rd, published_rd=int(rd))
+                else:
+                    row["state"] = {"last": "2025-06-01"}
+                rows.append(row)
+            import_list(federation=federation, period_code="2025Q4", entries=rows)
 
     def seed_logins(self, federations: dict[str, Federation]) -> None:
         User = get_user_model()
