@@ -30,9 +30,10 @@ RD_FLOOR = 30.0
 RD_CEILING = 250.0
 UNRATED_RATING, UNRATED_RD = 1800.0, 250.0
 FIDE_RD = 150.0
-# [P] sanity bounds on input values: beyond them the exponentials of §1.3 lose all meaning
+# [P] bounds on input values. Ratings: beyond them the exponentials of §1.3 lose all meaning.
+# RD: a carried RD is at most 250 (Appendix 1 rule 5); above about 400 an opponent's D2 can turn
+# positive and the update of §1.3 (f) breaks down.
 RATING_BOUNDS = (0.0, 4000.0)
-RD_MAX_INPUT = 1000.0
 
 SIDES = ("white", "black")
 
@@ -173,7 +174,7 @@ def validate_params(params: Params) -> None:
     jsonio.require_number(params.alpha1, "params.alpha1")
     _check_number(params.c, "params.c", 0.0, RD_CEILING)
     if params.rd_cap is not None:
-        _check_number(params.rd_cap, "params.rd_cap", RD_FLOOR, RD_MAX_INPUT)
+        _check_number(params.rd_cap, "params.rd_cap", RD_FLOOR, RD_CEILING)
 
 
 def validate_period(
@@ -200,7 +201,7 @@ def validate_period(
             _check_rating(p.rating, f"{where}.rating")
             if p.rd is None:
                 raise EngineInputError(f"{where}.rd", "missing for a rated player")
-            _check_number(p.rd, f"{where}.rd", 0.0, RD_MAX_INPUT, positive=True)
+            _check_number(p.rd, f"{where}.rd", 0.0, RD_CEILING, positive=True)
     for g, game in enumerate(games):
         where = f"games[{g}]"
         for side in SIDES:
