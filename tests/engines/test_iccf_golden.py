@@ -121,7 +121,8 @@ def test_draw_probability_design_targets(rating, draw):
     assert printed(pd, 3) == draw
 
 
-def _start_rd(rd: float, params: Params = Params()) -> float:
+def _start_rd(rd: float, params: Params | None = None) -> float:
+    params = params or Params()
     fast = iccf.start_of_period(np.array([2000.0]), np.array([rd]), np.array([np.nan]), params)[1]
     slow = reference.start_of_period(2000.0, rd, None, params)[1]
     assert fast[0] == slow

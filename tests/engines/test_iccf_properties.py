@@ -134,7 +134,11 @@ def test_a_win_never_rates_lower_than_a_loss(period, data):
     game = games[k]
 
     def with_result(result):
-        changed = [*games[:k], Game(game.white, game.black, result, *_starts(game)), *games[k + 1 :]]
+        changed = [
+            *games[:k],
+            Game(game.white, game.black, result, *_starts(game)),
+            *games[k + 1 :],
+        ]
         return {r.id: r for r in rate_period(players, changed, subs, chosen)}
 
     white_won, white_lost = with_result(1.0), with_result(0.0)

@@ -24,7 +24,7 @@ def rate(request):
 
 
 # RD above 120 is carried unchanged, so the ratings written here are the pre-period values
-P = Player("P", 1900.0, 150.0)
+OPP = Player("P", 1900.0, 150.0)
 
 
 # Rule 1.4 -----------------------------------------------------------------------------------------
@@ -32,9 +32,9 @@ P = Player("P", 1900.0, 150.0)
 
 def test_opponent_sees_a_fallen_player_at_his_start_rating(rate):
     x = Player("X", 1800.0, 140.0)
-    with_rule = rate([P, x], [Game("P", "X", 1, black_start=1950.0)])
-    as_if_1950 = rate([P, Player("X", 1950.0, 140.0)], [Game("P", "X", 1)])
-    ignored = rate([P, x], [Game("P", "X", 1)])
+    with_rule = rate([OPP, x], [Game("P", "X", 1, black_start=1950.0)])
+    as_if_1950 = rate([OPP, Player("X", 1950.0, 140.0)], [Game("P", "X", 1)])
+    ignored = rate([OPP, x], [Game("P", "X", 1)])
     assert with_rule["P"] == as_if_1950["P"]
     assert with_rule["P"].rating != ignored["P"].rating
     # the fallen player's own update uses his own current rating
@@ -43,8 +43,8 @@ def test_opponent_sees_a_fallen_player_at_his_start_rating(rate):
 
 def test_start_rating_below_current_rating_changes_nothing(rate):
     x = Player("X", 1800.0, 140.0)
-    assert rate([P, x], [Game("X", "P", 0.5, white_start=1750.0)]) == rate(
-        [P, x], [Game("X", "P", 0.5)]
+    assert rate([OPP, x], [Game("X", "P", 0.5, white_start=1750.0)]) == rate(
+        [OPP, x], [Game("X", "P", 0.5)]
     )
 
 
@@ -52,58 +52,62 @@ def test_start_rating_belongs_to_its_own_game(rate):
     x, q = Player("X", 1800.0, 140.0), Player("Q", 2000.0, 130.0)
     games = [Game("P", "X", 1, black_start=1950.0), Game("X", "Q", 0)]
     # Q's game had no start rating: Q sees X at 1800 whatever happened in P's tournament
-    assert rate([P, x, q], games)["Q"] == rate([x, q], games[1:])["Q"]
-    assert rate([P, x, q], games)["Q"] != rate([Player("X", 1950.0, 140.0), q], games[1:])["Q"]
+    assert rate([OPP, x, q], games)["Q"] == rate([x, q], games[1:])["Q"]
+    assert rate([OPP, x, q], games)["Q"] != rate([Player("X", 1950.0, 140.0), q], games[1:])["Q"]
 
 
 # Rule 6 -------------------------------------------------------------------------------------------
 
-O = Player("O", 2000.0, 150.0)  # the original team member
-S = Player("S", 1800.0, 160.0)  # his substitute, lower rated
+ORIGINAL = Player("O", 2000.0, 150.0)  # the original team member
+SUB = Player("S", 1800.0, 160.0)  # his substitute, lower rated
 
 
 def test_substitute_win_counts_for_him_and_opponent_faces_the_higher_rated(rate):
-    subbed = rate([P, O, S], [Game("P", "S", 0)], [Substitution(0, "black", "O")])
+    subbed = rate([OPP, ORIGINAL, SUB], [Game("P", "S", 0)], [Substitution(0, "black", "O")])
     assert (subbed["S"].games, subbed["O"].games, subbed["P"].games) == (1, 0, 1)
     # S is rated for his own game against P; P as if he had lost to O (2000 > 1800)
-    assert subbed["S"] == rate([P, S], [Game("P", "S", 0)])["S"]
-    assert subbed["P"] == rate([P, O], [Game("P", "O", 0)])["P"]
-    assert subbed["P"] != rate([P, S], [Game("P", "S", 0)])["P"]
+    assert subbed["S"] == rate([OPP, SUB], [Game("P", "S", 0)])["S"]
+    assert subbed["P"] == rate([OPP, ORIGINAL], [Game("P", "O", 0)])["P"]
+    assert subbed["P"] != rate([OPP, SUB], [Game("P", "S", 0)])["P"]
     # O played nothing: he keeps his period-start values
     assert (subbed["O"].rating, subbed["O"].rd) == (2000.0, 150.0)
 
 
 def test_substitute_loss_counts_for_the_replaced_player(rate):
-    subbed = rate([P, O, S], [Game("P", "S", 1)], [Substitution(0, "black", "O")])
+    subbed = rate([OPP, ORIGINAL, SUB], [Game("P", "S", 1)], [Substitution(0, "black", "O")])
     assert (subbed["S"].games, subbed["O"].games) == (0, 1)
     # same result, same colour, for O
-    assert subbed["O"] == rate([P, O], [Game("P", "O", 1)])["O"]
+    assert subbed["O"] == rate([OPP, ORIGINAL], [Game("P", "O", 1)])["O"]
     assert (subbed["S"].rating, subbed["S"].rd) == (1800.0, 160.0)
-    assert subbed["P"] == rate([P, O], [Game("P", "O", 1)])["P"]
+    assert subbed["P"] == rate([OPP, ORIGINAL], [Game("P", "O", 1)])["P"]
 
 
 def test_draw_counts_for_a_weaker_substitute_not_for_a_stronger_one(rate):
-    weak = rate([P, O, S], [Game("S", "P", 0.5)], [Substitution(0, "white", "O")])
+    weak = rate([OPP, ORIGINAL, SUB], [Game("S", "P", 0.5)], [Substitution(0, "white", "O")])
     assert (weak["S"].games, weak["O"].games) == (1, 0)
     strong_sub = Player("S", 2100.0, 160.0)
-    strong = rate([P, O, strong_sub], [Game("S", "P", 0.5)], [Substitution(0, "white", "O")])
+    strong = rate(
+        [OPP, ORIGINAL, strong_sub], [Game("S", "P", 0.5)], [Substitution(0, "white", "O")]
+    )
     assert (strong["S"].games, strong["O"].games) == (0, 1)
-    assert strong["O"] == rate([P, O], [Game("O", "P", 0.5)])["O"]
+    assert strong["O"] == rate([OPP, ORIGINAL], [Game("O", "P", 0.5)])["O"]
     # P is rated against the higher-rated of the two: the substitute at 2100
-    assert strong["P"] == rate([P, strong_sub], [Game("S", "P", 0.5)])["P"]
+    assert strong["P"] == rate([OPP, strong_sub], [Game("S", "P", 0.5)])["P"]
 
 
 def test_equal_ratings_opponent_faces_the_original_player(rate):
     twin = Player("S", 2000.0, 240.0)  # same rating as O, other RD
-    subbed = rate([P, O, twin], [Game("P", "S", 0.5)], [Substitution(0, "black", "O")])
-    assert subbed["P"] == rate([P, O], [Game("P", "O", 0.5)])["P"]
-    assert subbed["P"] != rate([P, twin], [Game("P", "S", 0.5)])["P"]
+    subbed = rate([OPP, ORIGINAL, twin], [Game("P", "S", 0.5)], [Substitution(0, "black", "O")])
+    assert subbed["P"] == rate([OPP, ORIGINAL], [Game("P", "O", 0.5)])["P"]
+    assert subbed["P"] != rate([OPP, twin], [Game("P", "S", 0.5)])["P"]
 
 
 def test_unrated_substitute_who_lost_stays_unrated(rate):
-    subbed = rate([P, O, Player("S")], [Game("S", "P", 0)], [Substitution(0, "white", "O")])
+    subbed = rate(
+        [OPP, ORIGINAL, Player("S")], [Game("S", "P", 0)], [Substitution(0, "white", "O")]
+    )
     assert subbed["S"].unrated and subbed["S"].games == 0
-    assert subbed["O"] == rate([P, O], [Game("O", "P", 0)])["O"]
+    assert subbed["O"] == rate([OPP, ORIGINAL], [Game("O", "P", 0)])["O"]
 
 
 def test_rule_6_test_uses_the_opponents_start_rating(rate):
@@ -112,33 +116,33 @@ def test_rule_6_test_uses_the_opponents_start_rating(rate):
     fallen = Player("P", 1800.0, 150.0)
     sub = Player("S", 2000.0, 150.0)
     games = [Game("P", "S", 0.5, white_start=2200.0)]
-    subbed = rate([fallen, O, sub], games, [Substitution(0, "black", "O")])
+    subbed = rate([fallen, ORIGINAL, sub], games, [Substitution(0, "black", "O")])
     assert (subbed["S"].games, subbed["O"].games) == (1, 0)
-    ignored = rate([fallen, O, sub], [Game("P", "S", 0.5)], [Substitution(0, "black", "O")])
+    ignored = rate([fallen, ORIGINAL, sub], [Game("P", "S", 0.5)], [Substitution(0, "black", "O")])
     assert (ignored["S"].games, ignored["O"].games) == (0, 1)
 
 
 def test_substitute_seen_at_his_own_start_rating_when_higher_rated(rate):
     sub = Player("S", 2050.0, 150.0)
     games = [Game("P", "S", 1, black_start=2150.0)]
-    subbed = rate([P, O, sub], games, [Substitution(0, "black", "O")])
-    assert subbed["P"] == rate([P, Player("S", 2150.0, 150.0)], [Game("P", "S", 1)])["P"]
+    subbed = rate([OPP, ORIGINAL, sub], games, [Substitution(0, "black", "O")])
+    assert subbed["P"] == rate([OPP, Player("S", 2150.0, 150.0)], [Game("P", "S", 1)])["P"]
 
 
 def test_both_sides_substituted(rate):
     o2, s2 = Player("O2", 1850.0, 150.0), Player("S2", 1950.0, 150.0)
     games = [Game("S", "S2", 1)]
     subs = [Substitution(0, "white", "O"), Substitution(0, "black", "O2")]
-    subbed = rate([O, S, o2, s2], games, subs)
+    subbed = rate([ORIGINAL, SUB, o2, s2], games, subs)
     # white's win counts for S, rated against the higher of O2/S2 (S2 1950)
-    assert subbed["S"] == rate([S, s2], [Game("S", "S2", 1)])["S"]
+    assert subbed["S"] == rate([SUB, s2], [Game("S", "S2", 1)])["S"]
     # black's loss counts for O2, rated against the higher of O/S (O 2000)
-    assert subbed["O2"] == rate([O, o2], [Game("O", "O2", 1)])["O2"]
+    assert subbed["O2"] == rate([ORIGINAL, o2], [Game("O", "O2", 1)])["O2"]
     assert (subbed["O"].games, subbed["S2"].games) == (0, 0)
 
 
 def test_explanation_names_the_players_of_a_substitute_game():
-    players = [P, O, S]
+    players = [OPP, ORIGINAL, SUB]
     games = [Game("P", "S", 1)]
     subs = [Substitution(0, "black", "O")]
     o = explain("O", players, games, subs)
