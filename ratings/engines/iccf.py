@@ -34,6 +34,7 @@ FIDE_RD = 150.0
 # RD: a carried RD is at most 250 (Appendix 1 rule 5); above about 400 an opponent's D2 can turn
 # positive and the update of §1.3 (f) breaks down.
 RATING_BOUNDS = (0.0, 4000.0)
+ALPHA_LIMIT = 10.0
 
 SIDES = ("white", "black")
 
@@ -170,11 +171,18 @@ def _check_rating(value: Any, where: str) -> None:
 
 
 def validate_params(params: Params) -> None:
-    jsonio.require_number(params.alpha0, "params.alpha0")
-    jsonio.require_number(params.alpha1, "params.alpha1")
+    # [P] |alpha| <= 10: far beyond any fitted white advantage, and the exponentials stay finite
+    _check_number(params.alpha0, "params.alpha0", -ALPHA_LIMIT, ALPHA_LIMIT)
+    _check_number(params.alpha1, "params.alpha1", -ALPHA_LIMIT, ALPHA_LIMIT)
     _check_number(params.c, "params.c", 0.0, RD_CEILING)
     if params.rd_cap is not None:
         _check_number(params.rd_cap, "params.rd_cap", RD_FLOOR, RD_CEILING)
+
+
+def _check_id(value: Any, where: str) -> str:
+    if not isinstance(value, str) or not value:
+        raise EngineInputError(where, f"must be a non-empty string id, not {value!r}")
+    return value
 
 
 def validate_period(
@@ -185,10 +193,17 @@ def validate_period(
 ) -> dict[str, int]:
     """Raise EngineInputError on the first bad entry; return the id -> index map."""
     validate_params(params)
+    index = _validate_players(players)
+    _validate_games(games, index)
+    _validate_substitutions(substitutions, games, index)
+    return index
+
+
+def _validate_players(players: Sequence[Player]) -> dict[str, int]:
     index: dict[str, int] = {}
     for i, p in enumerate(players):
         where = f"players[{i}]"
-        pid = jsonio.require_id(p.id, f"{where}.id")
+        pid = _check_id(p.id, f"{where}.id")
         if pid in index:
             raise EngineInputError(f"{where}.id", f"duplicate id {pid!r}")
         index[pid] = i
@@ -202,11 +217,15 @@ def validate_period(
             if p.rd is None:
                 raise EngineInputError(f"{where}.rd", "missing for a rated player")
             _check_number(p.rd, f"{where}.rd", 0.0, RD_CEILING, positive=True)
+    return index
+
+
+def _validate_games(games: Sequence[Game], index: dict[str, int]) -> None:
     for g, game in enumerate(games):
         where = f"games[{g}]"
         for side in SIDES:
             named = getattr(game, side)
-            if jsonio.require_id(named, f"{where}.{side}") not in index:
+            if _check_id(named, f"{where}.{side}") not in index:
                 raise EngineInputError(f"{where}.{side}", f"unknown player {named!r}")
             start = getattr(game, f"{side}_start")
             if start is not None:
@@ -214,6 +233,11 @@ def validate_period(
         if game.white == game.black:
             raise EngineInputError(where, f"player {game.white!r} plays against himself")
         jsonio.require_result(game.result, f"{where}.result")
+
+
+def _validate_substitutions(
+    substitutions: Sequence[Substitution], games: Sequence[Game], index: dict[str, int]
+) -> None:
     originals: dict[tuple[int, str], str] = {}
     for s, sub in enumerate(substitutions):
         where = f"substitutions[{s}]"
@@ -225,8 +249,12 @@ def validate_period(
             raise EngineInputError(f"{where}.side", f"must be 'white' or 'black', not {sub.side!r}")
         if (sub.game, sub.side) in originals:
             raise EngineInputError(where, f"game {sub.game} {sub.side} is substituted twice")
-        if jsonio.require_id(sub.replaces, f"{where}.replaces") not in index:
+        if _check_id(sub.replaces, f"{where}.replaces") not in index:
             raise EngineInputError(f"{where}.replaces", f"unknown player {sub.replaces!r}")
+        if sub.replaces == getattr(games[sub.game], sub.side):
+            raise EngineInputError(
+                f"{where}.replaces", f"{sub.replaces!r} is the player named on that side"
+            )
         originals[(sub.game, sub.side)] = sub.replaces
     for s, sub in enumerate(substitutions):
         # every player who may get this game must differ from everyone who may be his opponent
@@ -234,11 +262,10 @@ def validate_period(
         other = "black" if sub.side == "white" else "white"
         mine = {getattr(game, sub.side), sub.replaces}
         theirs = {getattr(game, other), originals.get((sub.game, other), getattr(game, other))}
-        if sub.replaces == getattr(game, sub.side) or mine & theirs:
+        if mine & theirs:
             raise EngineInputError(
                 f"substitutions[{s}].replaces", f"player {sub.replaces!r} would play himself"
             )
-    return index
 
 
 # Arrays ------------------------------------------------------------------------------------------
@@ -278,8 +305,26 @@ class PeriodOutcome:
     black_counted: np.ndarray
 
 
-def _floats(values) -> np.ndarray:
+_NUMBERS = frozenset((int, float))
+_OPTIONAL_NUMBERS = frozenset((int, float, type(None)))
+
+
+def _floats(values: Sequence[Any]) -> np.ndarray:
+    """Float64 column, NaN for None."""
     return np.array([np.nan if v is None else v for v in values], dtype=np.float64)
+
+
+def _plain(values: list[Any], types: frozenset) -> bool:
+    return set(map(type, values)) <= types
+
+
+def _inside(values: np.ndarray, raw: list[Any], low: float, high: float) -> bool:
+    """Every given value within [low, high], and NaN only where the value was None."""
+    absent = np.isnan(values)
+    present = values[~absent]
+    return int(absent.sum()) == raw.count(None) and bool(
+        ((present >= low) & (present <= high)).all()
+    )
 
 
 def to_arrays(
@@ -288,24 +333,76 @@ def to_arrays(
     substitutions: Sequence[Substitution] = (),
     params: Params | None = None,
 ) -> PeriodArrays:
-    index = validate_period(players, games, substitutions, params or Params())
-    white = np.array([index[g.white] for g in games], dtype=np.intp)
-    black = np.array([index[g.black] for g in games], dtype=np.intp)
-    originals = {"white": white.copy(), "black": black.copy()}
+    """Validate and convert. The common case is checked column by column in bulk; anything
+    unusual goes through the entry-by-entry checks, which name the bad entry."""
+    params = params or Params()
+    validate_params(params)
+    try:
+        arrays = _bulk_arrays(players, games)
+    except (TypeError, ValueError):  # e.g. an unhashable id: let the detailed checks name it
+        arrays = None
+    if arrays is None:
+        validate_period(players, games, substitutions, params)
+        arrays = _bulk_arrays(players, games, checked=True)
+    index = {pid: i for i, pid in enumerate(arrays.ids)}
+    _validate_substitutions(substitutions, games, index)
     for sub in substitutions:
-        originals[sub.side][sub.game] = index[sub.replaces]
+        getattr(arrays, f"{sub.side}_original")[sub.game] = index[sub.replaces]
+    return arrays
+
+
+def _bulk_arrays(players, games, checked: bool = False) -> PeriodArrays | None:
+    """Arrays of a period, or None when a bulk check fails (``checked``: already validated)."""
+    ids = [p.id for p in players]
+    index = {pid: i for i, pid in enumerate(ids)}
+    raw_rating = [p.rating for p in players]
+    raw_rd = [p.rd for p in players]
+    raw_fide = [p.fide if p.rating is None else None for p in players]
+    white_ids = [g.white for g in games]
+    black_ids = [g.black for g in games]
+    raw_result = [g.result for g in games]
+    raw_white_start = [g.white_start for g in games]
+    raw_black_start = [g.black_start for g in games]
+    if not checked and not (
+        _plain(ids, frozenset((str,)))
+        and len(index) == len(ids)
+        and "" not in index
+        and all(_plain(v, _OPTIONAL_NUMBERS) for v in (raw_rating, raw_rd, raw_fide))
+        and _plain(raw_result, _NUMBERS)
+        and all(_plain(v, _OPTIONAL_NUMBERS) for v in (raw_white_start, raw_black_start))
+    ):
+        return None
+    white = np.array([index.get(pid, -1) for pid in white_ids], dtype=np.intp)
+    black = np.array([index.get(pid, -1) for pid in black_ids], dtype=np.intp)
+    rating, rd, fide = _floats(raw_rating), _floats(raw_rd), _floats(raw_fide)
+    result = np.array(raw_result, dtype=np.float64)
+    white_start, black_start = _floats(raw_white_start), _floats(raw_black_start)
+    rated = ~np.isnan(rating)
+    if not checked and not (
+        (white >= 0).all()
+        and (black >= 0).all()
+        and (white != black).all()
+        and np.isin(result, (0.0, 0.5, 1.0)).all()
+        and (rated == ~np.isnan(rd)).all()
+        and _inside(rating, raw_rating, *RATING_BOUNDS)
+        and _inside(rd, raw_rd, 1e-300, RD_CEILING)
+        and _inside(fide, raw_fide, *RATING_BOUNDS)
+        and _inside(white_start, raw_white_start, *RATING_BOUNDS)
+        and _inside(black_start, raw_black_start, *RATING_BOUNDS)
+    ):
+        return None
     return PeriodArrays(
-        ids=tuple(p.id for p in players),
-        rating=_floats(p.rating for p in players),
-        rd=_floats(p.rd for p in players),
-        fide=_floats(p.fide if p.rating is None else None for p in players),
+        ids=tuple(ids),
+        rating=rating,
+        rd=rd,
+        fide=fide,
         white=white,
         black=black,
-        result=np.array([g.result for g in games], dtype=np.float64),
-        white_start=_floats(g.white_start for g in games),
-        black_start=_floats(g.black_start for g in games),
-        white_original=originals["white"],
-        black_original=originals["black"],
+        result=result,
+        white_start=white_start,
+        black_start=black_start,
+        white_original=white.copy(),
+        black_original=black.copy(),
     )
 
 
