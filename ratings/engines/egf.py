@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from operator import attrgetter
 from typing import Any
 
@@ -73,6 +74,7 @@ class Grade:
         return f"{self.number}{self.kind}"
 
 
+@lru_cache(maxsize=512)
 def parse_grade(text: str) -> Grade:
     """``5k``, ``5K``, ``7d``, ``1p``; a bare number is kyu. Raises ValueError when malformed."""
     match = _GRADE.match(text.strip().lower()) if isinstance(text, str) else None
@@ -88,6 +90,7 @@ def grade_rating(grade: str) -> float:
     return parse_grade(grade).rating
 
 
+@lru_cache(maxsize=512)
 def _strength_key(grade: Grade) -> int:
     """Orders grades by strength; 1p (= 7d = 2700) ranks just above 7d."""
     return 2 * grade.nominal + (grade.kind == "p")
@@ -396,7 +399,7 @@ def _starting_points(entry_player: np.ndarray, grades: list[Grade], given: np.nd
     the reset rule (highest earlier grade of the same player) is settled for the whole history at
     once: a grouped running maximum over each player's entries in input order."""
     n = len(grades)
-    strength = np.fromiter(map(_strength_key, grades), dtype=np.int64, count=n)
+    strength = np.fromiter(map(_strength_key, grades), dtype=np.int64, count=n)  # cached grades
     order = np.lexsort((np.arange(n), entry_player))
     players_sorted = entry_player[order]
     first = np.ones(n, dtype=bool)
