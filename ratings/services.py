@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import os
 import time
 from datetime import date, timedelta
 from pathlib import Path
@@ -163,6 +164,7 @@ def _write(run: RatingRun, result: dict, started: float) -> None:
     persistence.write_entries(rating_list, outcome.entries, previous)
     persistence.write_event_ratings(run, outcome.event_ratings)
     persistence.write_norms(run, outcome.norms)
+    _fault_pause()
     result["stages"]["write"] = time.perf_counter() - mark
     run.params = ctx.params
     run.input_digest = canonical_digest(prepared.engine_input)
@@ -175,6 +177,20 @@ def _write(run: RatingRun, result: dict, started: float) -> None:
     run.duration_seconds = time.perf_counter() - started
     run.error = ""
     run.save()
+
+
+def _fault_pause() -> None:
+    """Fault injection for the worker-kill test: with RATING_RUN_FAULT_PAUSE_FILE set, the first
+    run to get here (in any process) creates that file and sleeps mid-write, before commit."""
+    marker = os.environ.get("RATING_RUN_FAULT_PAUSE_FILE")
+    if not marker:
+        return
+    try:
+        with open(marker, "x") as handle:
+            handle.write(str(os.getpid()))
+    except FileExistsError:
+        return
+    time.sleep(float(os.environ.get("RATING_RUN_FAULT_PAUSE_SECONDS", "30")))
 
 
 def _record_failure(run_id: int, error: Exception) -> None:

@@ -250,7 +250,7 @@ class DemoSeeder:
         rng = self.rng
 
         def grade(i: int) -> str:
-            level = min(38, max(0, int(rng.gauss(22, 7))))  # 0 = 30k ... 29 = 1k, 30.. = dans
+            level = min(36, max(0, int(rng.gauss(22, 7))))  # 0 = 30k ... 29 = 1k, 30..36 = 1d..7d
             return f"{30 - level}k" if level < 30 else f"{level - 29}d"
 
         players = self._players(federation, count, 10000001, grade=grade)
