@@ -234,7 +234,9 @@ def _check_grade(value: Any, where: str) -> Grade:
 def _check_handicap(value: Any, where: str) -> int:
     number = jsonio.require_number(value, where)
     if number < 0 or number != int(number):
-        raise EngineInputError(where, f"handicap must be a whole number of stones >= 0, not {value!r}")
+        raise EngineInputError(
+            where, f"handicap must be a whole number of stones >= 0, not {value!r}"
+        )
     return int(number)
 
 
@@ -265,7 +267,7 @@ def _side_quantities(rpre: np.ndarray, sides: _Sides, half_eps: float):
     return r_own, r_opp, adj_own, adj_opp, a, expected, con, change
 
 
-def _apply(rpre: np.ndarray, sums: np.ndarray, weight: float, weight_before_cap: bool):
+def _apply(rpre: np.ndarray, sums: np.ndarray, weight, weight_before_cap: bool):
     """Class weight, 100-point drop cap, floor. Returns (weighted, capped, after)."""
     if weight_before_cap:
         weighted = weight * sums
@@ -281,226 +283,372 @@ def _sum_by_player(own: np.ndarray, change: np.ndarray, n_players: int) -> np.nd
     return np.bincount(own, weights=change, minlength=n_players)
 
 
-# --------------------------------------------------------------------------- building the arrays
+# ------------------------------------------------------------------------ columnar input and output
 
 
 @dataclass(frozen=True)
-class _History:
-    """The whole input as flat arrays; tournament t owns entries eo[t]:eo[t+1], sides so[t]:so[t+1]."""
+class HistoryArrays:
+    """A history as flat columns, the shape a database query yields without per-row objects.
 
-    ids: list[str]  # entry -> player id
-    entry_player: np.ndarray  # entry -> global player number
-    fixed: np.ndarray  # entry -> rating used when not carried (given rating or grade value)
-    carried: np.ndarray  # entry -> take the player's current rating
-    start: list[str]
-    eo: np.ndarray
-    so: np.ndarray
-    sides: _Sides
-    weights: np.ndarray
-    game_counts: np.ndarray  # entry -> rated games
+    Tournament t owns entries ``entry_offsets[t]:entry_offsets[t + 1]`` and games
+    ``game_offsets[t]:game_offsets[t + 1]``. Players are numbers into ``player_ids``.
+    ``entry_rating`` is NaN where the caller gives no pre-tournament rating.
+    """
+
+    tournament_ids: Sequence[str]
+    tournament_classes: Sequence[str]
+    player_ids: Sequence[str]
+    entry_offsets: np.ndarray
+    entry_player: np.ndarray
+    entry_grade: Sequence[str]
+    entry_rating: np.ndarray
+    game_offsets: np.ndarray
+    game_white: np.ndarray
+    game_black: np.ndarray
+    game_result: np.ndarray
+    game_handicap: np.ndarray
 
 
-def _build(tournaments: Sequence[Tournament]) -> _History:
+@dataclass(frozen=True)
+class RatedHistory:
+    """The result per entry (one player at one tournament), in the input's entry order."""
+
+    arrays: HistoryArrays
+    before: np.ndarray
+    after: np.ndarray
+    games: np.ndarray
+    start: np.ndarray  # "given", "carried", "grade" or "reset"
+
+    def changes(self) -> tuple[TournamentChange, ...]:
+        a = self.arrays
+        ids = [a.player_ids[p] for p in a.entry_player.tolist()]
+        before, after = self.before.tolist(), self.after.tolist()
+        games, start = self.games.tolist(), self.start.tolist()
+        offsets = a.entry_offsets.tolist()
+        return tuple(
+            TournamentChange(
+                id=tid,
+                players=tuple(
+                    map(
+                        PlayerChange,
+                        ids[offsets[t] : offsets[t + 1]],
+                        before[offsets[t] : offsets[t + 1]],
+                        after[offsets[t] : offsets[t + 1]],
+                        games[offsets[t] : offsets[t + 1]],
+                        start[offsets[t] : offsets[t + 1]],
+                    )
+                ),
+            )
+            for t, tid in enumerate(a.tournament_ids)
+        )
+
+
+def history_arrays(tournaments: Sequence[Tournament]) -> HistoryArrays:
+    """Flattens tournament dataclasses into columns (the only per-game Python work)."""
     number_of: dict[str, int] = {}
-    ids: list[str] = []
-    grades: list[Grade] = []
-    given: list[float] = []
-    entry_offsets = [0]
-    weights = []
-    game_tour: list[np.ndarray] = []
+    entry_ids: list[str] = []
+    grades: list[str] = []
+    ratings: list[float] = []
+    entry_offsets, game_offsets = [0], [0]
     whites: list[str] = []
     blacks: list[str] = []
     results: list[float] = []
-    stones: list[int] = []
-    for t_index, tour in enumerate(tournaments):
-        where = f"tournaments[{t_index}]"
-        weights.append(_check_class(tour.tournament_class, f"{where}.class"))
+    stones: list[float] = []
+    for t, tour in enumerate(tournaments):
         seen: set[str] = set()
-        for p_index, entry in enumerate(tour.players):
-            pwhere = f"{where}.players[{p_index}]"
+        for p, entry in enumerate(tour.players):
             if entry.id in seen:
-                raise EngineInputError(f"{pwhere}.id", f"player {entry.id!r} appears twice")
+                raise EngineInputError(
+                    f"tournaments[{t}].players[{p}].id", f"player {entry.id!r} appears twice"
+                )
             seen.add(entry.id)
-            grades.append(_check_grade(entry.grade, f"{pwhere}.grade"))
-            if entry.rating is None:
-                given.append(np.nan)
-            else:
-                given.append(jsonio.require_number(entry.rating, f"{pwhere}.rating"))
             number_of.setdefault(entry.id, len(number_of))
-            ids.append(entry.id)
-        entry_offsets.append(len(ids))
+            entry_ids.append(entry.id)
+            grades.append(entry.grade)
+            ratings.append(np.nan if entry.rating is None else entry.rating)
+        entry_offsets.append(len(entry_ids))
         whites.extend(map(attrgetter("white"), tour.games))
         blacks.extend(map(attrgetter("black"), tour.games))
         results.extend(map(attrgetter("result"), tour.games))
         stones.extend(map(attrgetter("handicap"), tour.games))
-        game_tour.append(np.full(len(tour.games), t_index, dtype=np.int64))
+        game_offsets.append(len(whites))
+    try:
+        game_white = np.fromiter(map(number_of.__getitem__, whites), np.int64, len(whites))
+        game_black = np.fromiter(map(number_of.__getitem__, blacks), np.int64, len(blacks))
+    except KeyError:
+        game_offsets_array = np.asarray(game_offsets)
+        for colour, names in (("white", whites), ("black", blacks)):
+            for flat, name in enumerate(names):
+                if name not in number_of:
+                    _raise_not_a_player(game_offsets_array, flat, colour, name)
+        raise
+    return HistoryArrays(
+        tournament_ids=[tour.id for tour in tournaments],
+        tournament_classes=[tour.tournament_class for tour in tournaments],
+        player_ids=list(number_of),
+        entry_offsets=np.asarray(entry_offsets, dtype=np.int64),
+        entry_player=np.fromiter(map(number_of.__getitem__, entry_ids), np.int64, len(entry_ids)),
+        entry_grade=grades,
+        entry_rating=_float_column(ratings, "rating", entry_offsets, "players"),
+        game_offsets=np.asarray(game_offsets, dtype=np.int64),
+        game_white=game_white,
+        game_black=game_black,
+        game_result=_float_column(results, "result", game_offsets, "games"),
+        game_handicap=_float_column(stones, "handicap", game_offsets, "games"),
+    )
 
-    eo = np.asarray(entry_offsets, dtype=np.int64)
-    entry_player = np.fromiter(map(number_of.__getitem__, ids), dtype=np.int64, count=len(ids))
-    n_entries = len(ids)
-    gtour = np.concatenate(game_tour) if game_tour else np.zeros(0, dtype=np.int64)
-    result = np.asarray(results, dtype=float) if results else np.zeros(0)
-    stone = np.asarray(stones, dtype=float) if stones else np.zeros(0)
-    _validate_games(tournaments, result, stone, whites, blacks)
 
-    # Entry of each game's White and Black: look (tournament, player) up among the sorted entries.
-    n_ids = max(len(number_of), 1)
-    entry_tour = np.repeat(np.arange(len(tournaments), dtype=np.int64), np.diff(eo))
-    entry_key = entry_tour * n_ids + entry_player
+def _float_column(values: list, name: str, offsets: list[int], kind: str) -> np.ndarray:
+    try:
+        return np.asarray(values, dtype=float).reshape(len(values))
+    except (TypeError, ValueError):
+        for flat, value in enumerate(values):
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                where = _where(np.asarray(offsets), flat, kind)
+                raise EngineInputError(
+                    f"{where}.{name}", f"must be a number, not {value!r}"
+                ) from None
+        raise
+
+
+def _where(offsets: np.ndarray, flat: int, kind: str) -> str:
+    t = int(np.searchsorted(offsets, flat, side="right")) - 1
+    return f"tournaments[{t}].{kind}[{flat - int(offsets[t])}]"
+
+
+def _raise_not_a_player(game_offsets: np.ndarray, flat: int, colour: str, name: object):
+    raise EngineInputError(
+        f"{_where(game_offsets, flat, 'games')}.{colour}",
+        f"{name!r} is not a player of this tournament",
+    )
+
+
+# --------------------------------------------------------------------------- preparing the arrays
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    fixed: np.ndarray  # entry -> rating used when not carried (given rating or grade value)
+    carried: np.ndarray  # entry -> take the player's current rating
+    start: np.ndarray
+    side_offsets: np.ndarray
+    sides: _Sides
+    weights: np.ndarray
+    game_counts: np.ndarray
+
+
+def _prepare(a: HistoryArrays) -> _Prepared:
+    """Everything that does not depend on ratings, computed for the whole history at once."""
+    n_tours, n_entries, n_games = len(a.tournament_ids), len(a.entry_player), len(a.game_white)
+    weights = np.empty(n_tours)
+    for t, cls in enumerate(a.tournament_classes):
+        weights[t] = _check_class(cls, f"tournaments[{t}].class")
+    eo, go = a.entry_offsets, a.game_offsets
+    result, stone = a.game_result, a.game_handicap
+    for bad, name, rule in (
+        (~np.isin(result, (0.0, 0.5, 1.0)), "result", "must be 1, 0.5 or 0"),
+        (
+            (stone < 0) | (stone != np.floor(stone)),
+            "handicap",
+            "must be a whole number of stones >= 0",
+        ),
+        (~np.isfinite(a.entry_rating) & ~np.isnan(a.entry_rating), "rating", "must be finite"),
+    ):
+        if bad.any():
+            flat = int(np.flatnonzero(bad)[0])
+            kind, offsets = ("players", eo) if name == "rating" else ("games", go)
+            value = (a.entry_rating if name == "rating" else result if name == "result" else stone)[
+                flat
+            ]
+            raise EngineInputError(
+                f"{_where(offsets, flat, kind)}.{name}", f"{rule}, not {value!r}"
+            )
+
+    # Each game's White and Black as positions in their tournament's player list.
+    n_ids = max(len(a.player_ids), 1)
+    entry_tour = np.repeat(np.arange(n_tours, dtype=np.int64), np.diff(eo))
+    game_tour = np.repeat(np.arange(n_tours, dtype=np.int64), np.diff(go))
+    entry_key = entry_tour * n_ids + a.entry_player
     order = np.argsort(entry_key, kind="stable")
     sorted_key = entry_key[order]
-    own_local = []
-    for colour, names in (("white", whites), ("black", blacks)):
-        number = np.fromiter((number_of.get(n, -1) for n in names), dtype=np.int64, count=len(names))
-        key = gtour * n_ids + number
-        pos = np.minimum(np.searchsorted(sorted_key, key), max(n_entries - 1, 0))
-        found = (number >= 0) & (sorted_key[pos] == key) if n_entries else number >= 0
+    local = []
+    for colour, number in (("white", a.game_white), ("black", a.game_black)):
+        key = game_tour * n_ids + number
+        pos = np.searchsorted(sorted_key, key)
+        found = pos < n_entries
+        found[found] = sorted_key[pos[found]] == key[found]
         if not found.all():
-            _raise_unknown(tournaments, int(np.flatnonzero(~found)[0]), colour)
-        own_local.append(order[pos] - eo[gtour])
-    white_local, black_local = own_local
-    if (white_local == black_local).any():
-        bad = int(np.flatnonzero(white_local == black_local)[0])
-        t, g = _locate(tournaments, bad)
-        raise EngineInputError(f"tournaments[{t}].games[{g}]", "a player cannot play himself")
+            flat = int(np.flatnonzero(~found)[0])
+            _raise_not_a_player(go, flat, colour, a.player_ids[int(number[flat])])
+        local.append(order[pos] - eo[game_tour] if n_games else pos)
+    white, black = local
+    if (white == black).any():
+        flat = int(np.flatnonzero(white == black)[0])
+        raise EngineInputError(_where(go, flat, "games"), "a player cannot play himself")
 
-    # Sides interleaved: side 2g is White of game g, side 2g + 1 its Black.
-    n_games = len(result)
+    # Sides interleaved in game order: side 2g is White of game g, side 2g + 1 its Black.
     shift_black = handicap_shift(stone)
+    zeros = np.zeros(n_games)
     sides = _Sides(
-        own=np.column_stack([white_local, black_local]).reshape(-1),
-        opp=np.column_stack([black_local, white_local]).reshape(-1),
-        shift_own=np.column_stack([np.zeros(n_games), shift_black]).reshape(-1),
-        shift_opp=np.column_stack([shift_black, np.zeros(n_games)]).reshape(-1),
+        own=np.column_stack([white, black]).reshape(-1),
+        opp=np.column_stack([black, white]).reshape(-1),
+        shift_own=np.column_stack([zeros, shift_black]).reshape(-1),
+        shift_opp=np.column_stack([shift_black, zeros]).reshape(-1),
         score=np.column_stack([result, 1.0 - result]).reshape(-1),
     )
-    game_offsets = np.zeros(len(tournaments) + 1, dtype=np.int64)
-    np.cumsum(np.bincount(gtour, minlength=len(tournaments)), out=game_offsets[1:])
-    side_entry = np.column_stack([white_local, black_local]).reshape(-1) + np.repeat(eo[:-1], 2 * np.diff(game_offsets))
+    side_entry = sides.own + np.repeat(eo[:-1], 2 * np.diff(go))
     game_counts = np.bincount(side_entry, minlength=n_entries)
-
-    fixed, carried, start = _starting_points(entry_player, grades, np.asarray(given, dtype=float))
-    return _History(
-        ids=ids,
-        entry_player=entry_player,
-        fixed=fixed,
-        carried=carried,
-        start=start,
-        eo=eo,
-        so=2 * game_offsets,
-        sides=sides,
-        weights=np.asarray(weights, dtype=float),
-        game_counts=game_counts,
-    )
+    fixed, carried, start = _starting_points(a)
+    return _Prepared(fixed, carried, start, 2 * go, sides, weights, game_counts)
 
 
-def _starting_points(entry_player: np.ndarray, grades: list[Grade], given: np.ndarray):
+def _grade_strengths(grades: Sequence[str], offsets: np.ndarray) -> np.ndarray:
+    try:
+        return np.fromiter(map(_strength_of_text, grades), dtype=np.int64, count=len(grades))
+    except (ValueError, TypeError):
+        for flat, grade in enumerate(grades):
+            _check_grade(grade, f"{_where(offsets, flat, 'players')}.grade")
+        raise
+
+
+@lru_cache(maxsize=1024)
+def _strength_of_text(grade: str) -> int:
+    return _strength_key(parse_grade(grade))
+
+
+def _starting_points(a: HistoryArrays):
     """Where each entry's pre-tournament rating comes from. Grades do not depend on ratings, so
-    the reset rule (highest earlier grade of the same player) is settled for the whole history at
-    once: a grouped running maximum over each player's entries in input order."""
-    n = len(grades)
-    strength = np.fromiter(map(_strength_key, grades), dtype=np.int64, count=n)  # cached grades
-    order = np.lexsort((np.arange(n), entry_player))
-    players_sorted = entry_player[order]
-    first = np.ones(n, dtype=bool)
-    first[1:] = players_sorted[1:] != players_sorted[:-1]
-    group = np.cumsum(first)
-    span = int(strength.max() - strength.min() + 1) if n else 1
-    lifted = group * span + (strength[order] - (strength.min() if n else 0))
-    running = np.maximum.accumulate(lifted) if n else lifted
-    highest_sorted = np.empty(n, dtype=np.int64)
-    highest_sorted[1:] = running[:-1] - group[1:] * span + (strength.min() if n else 0)
-    highest = np.empty(n, dtype=np.int64)
-    highest[order] = highest_sorted
-    seen_before = np.empty(n, dtype=bool)
-    seen_before[order] = ~first
-
-    has_given = ~np.isnan(given)
-    nominal = np.fromiter((g.nominal for g in grades), dtype=np.int64, count=n)
-    pro = np.fromiter((g.kind == "p" for g in grades), dtype=bool, count=n)
+    the reset rule (against the highest earlier grade of the same player) is settled for the
+    whole history at once: a grouped running maximum over each player's entries in input order."""
+    strength = _grade_strengths(a.entry_grade, a.entry_offsets)
+    n = len(strength)
+    nominal, pro = np.divmod(strength, 2)
+    seen_before = np.zeros(n, dtype=bool)
+    highest = np.zeros(n, dtype=np.int64)
+    if n:
+        order = np.lexsort((np.arange(n), a.entry_player))
+        players_sorted = a.entry_player[order]
+        first = np.ones(n, dtype=bool)
+        first[1:] = players_sorted[1:] != players_sorted[:-1]
+        group = np.cumsum(first)
+        low = int(strength.min())
+        span = int(strength.max()) - low + 1
+        running = np.maximum.accumulate(group * span + (strength[order] - low))
+        highest_sorted = np.zeros(n, dtype=np.int64)
+        highest_sorted[1:] = running[:-1] - group[1:] * span + low
+        highest[order] = highest_sorted
+        seen_before[order] = ~first
     highest_nominal, highest_pro = np.divmod(highest, 2)
-    threshold = np.where(pro & (highest_pro == 1), 30, 200)
+    has_given = ~np.isnan(a.entry_rating)
+    threshold = np.where((pro == 1) & (highest_pro == 1), 30, 200)
     carried = seen_before & ~has_given
     reset = carried & (nominal - highest_nominal >= threshold)
     carried &= ~reset
-    fixed = np.where(has_given, given, np.maximum(nominal, FLOOR)).astype(float)
-    start = np.select(
-        [has_given, ~seen_before, reset], ["given", "grade", "reset"], "carried"
-    ).tolist()
+    fixed = np.where(has_given, a.entry_rating, np.maximum(nominal, FLOOR)).astype(float)
+    start = np.select([has_given, ~seen_before, reset], ["given", "grade", "reset"], "carried")
     return fixed, carried, start
 
 
-def _validate_games(tournaments, result, stone, whites, blacks) -> None:
-    bad = ~np.isin(result, (0.0, 0.5, 1.0))
-    if bad.any():
-        t, g = _locate(tournaments, int(np.flatnonzero(bad)[0]))
-        value = tournaments[t].games[g].result
-        raise EngineInputError(f"tournaments[{t}].games[{g}].result", f"must be 1, 0.5 or 0, not {value!r}")
-    bad = (stone < 0) | (stone != np.floor(stone))
-    if bad.any():
-        t, g = _locate(tournaments, int(np.flatnonzero(bad)[0]))
-        value = tournaments[t].games[g].handicap
-        raise EngineInputError(
-            f"tournaments[{t}].games[{g}].handicap",
-            f"must be a whole number of stones >= 0, not {value!r}",
-        )
-
-
-def _locate(tournaments: Sequence[Tournament], flat_game: int) -> tuple[int, int]:
-    for t, tour in enumerate(tournaments):
-        if flat_game < len(tour.games):
-            return t, flat_game
-        flat_game -= len(tour.games)
-    raise IndexError(flat_game)
-
-
-def _raise_unknown(tournaments, flat_game: int, colour: str) -> None:
-    t, g = _locate(tournaments, flat_game)
-    name = getattr(tournaments[t].games[g], colour)
-    raise EngineInputError(
-        f"tournaments[{t}].games[{g}].{colour}", f"{name!r} is not a player of this tournament"
-    )
-
-
 # --------------------------------------------------------------------------------- public entry
+
+
+def _levels(arrays: HistoryArrays) -> np.ndarray:
+    """Wave number of each tournament: one more than the latest wave any of its players was in.
+    Tournaments of one wave share no player, and every earlier tournament of their players lies
+    in an earlier wave, so a whole wave can be rated at once with the same result as in order."""
+    last = np.zeros(len(arrays.player_ids), dtype=np.int64)
+    levels = np.zeros(len(arrays.tournament_ids), dtype=np.int64)
+    offsets = arrays.entry_offsets.tolist()
+    for t in range(len(levels)):
+        players = arrays.entry_player[offsets[t] : offsets[t + 1]]
+        if len(players):
+            level = int(last[players].max()) + 1
+            last[players] = level
+            levels[t] = level
+    return levels
+
+
+def _concatenated_ranges(offsets: np.ndarray, order: np.ndarray) -> np.ndarray:
+    """Indices of the blocks offsets[i]:offsets[i + 1] for i in ``order``, one after another."""
+    lengths = np.diff(offsets)[order]
+    starts = offsets[:-1][order]
+    total = int(lengths.sum())
+    block_start = np.concatenate([[0], np.cumsum(lengths)[:-1]]) if len(order) else lengths
+    return np.repeat(starts - block_start, lengths) + np.arange(total, dtype=np.int64)
+
+
+def rate_arrays(arrays: HistoryArrays, params: Params = Params()) -> RatedHistory:
+    """Rates a columnar history in order. Tournaments are grouped into waves of tournaments
+    without a common player (see ``_levels``); each wave is one set of NumPy operations."""
+    prep = _prepare(arrays)
+    eo, so = arrays.entry_offsets, prep.side_offsets
+    levels = _levels(arrays)
+    order = np.argsort(levels, kind="stable")
+    entries = _concatenated_ranges(eo, order)
+    sides = _concatenated_ranges(so, order)
+    n_levels = int(levels.max()) + 1 if len(levels) else 0
+    # Where each wave starts among the reordered entries and sides.
+    entry_count = np.bincount(levels, weights=np.diff(eo), minlength=n_levels).astype(np.int64)
+    side_count = np.bincount(levels, weights=np.diff(so), minlength=n_levels).astype(np.int64)
+    wave_entries = np.concatenate([[0], np.cumsum(entry_count)]).tolist()
+    wave_sides = np.concatenate([[0], np.cumsum(side_count)]).tolist()
+    # A side's player as a position within its wave: its position in the tournament plus
+    # where that tournament's entries start within the wave.
+    tour_lengths = np.diff(eo)[order]
+    tour_start = np.concatenate([[0], np.cumsum(tour_lengths)[:-1]]) if len(order) else tour_lengths
+    in_wave = tour_start - np.asarray(wave_entries[:-1], dtype=np.int64)[levels[order]]
+    shift = np.repeat(in_wave, np.diff(so)[order])
+    s = prep.sides
+    wave = _Sides(
+        s.own[sides] + shift,
+        s.opp[sides] + shift,
+        s.shift_own[sides],
+        s.shift_opp[sides],
+        s.score[sides],
+    )
+    player = arrays.entry_player[entries]
+    carried, fixed = prep.carried[entries], prep.fixed[entries]
+    entry_tour = np.repeat(np.arange(len(levels)), np.diff(eo))
+    weight = prep.weights[entry_tour][entries]
+
+    rating = np.zeros(len(arrays.player_ids))
+    before, after = np.empty(len(entries)), np.empty(len(entries))
+    half_eps = params.epsilon / 2.0
+    for level in range(n_levels):
+        e0, e1, s0, s1 = (
+            wave_entries[level],
+            wave_entries[level + 1],
+            wave_sides[level],
+            wave_sides[level + 1],
+        )
+        if e0 == e1:
+            continue
+        players = player[e0:e1]
+        rpre = np.where(carried[e0:e1], rating[players], fixed[e0:e1])
+        part = _Sides(
+            wave.own[s0:s1],
+            wave.opp[s0:s1],
+            wave.shift_own[s0:s1],
+            wave.shift_opp[s0:s1],
+            wave.score[s0:s1],
+        )
+        change = _side_quantities(rpre, part, half_eps)[-1]
+        sums = _sum_by_player(part.own, change, e1 - e0)
+        post = _apply(rpre, sums, weight[e0:e1], params.weight_before_cap)[2]
+        rating[players] = post
+        before[e0:e1] = rpre
+        after[e0:e1] = post
+    unordered_before, unordered_after = np.empty_like(before), np.empty_like(after)
+    unordered_before[entries] = before
+    unordered_after[entries] = after
+    return RatedHistory(arrays, unordered_before, unordered_after, prep.game_counts, prep.start)
 
 
 def rate_history(
     tournaments: Sequence[Tournament], params: Params = Params()
 ) -> tuple[TournamentChange, ...]:
     """Rates the tournaments in the order given, each from the ratings after all earlier ones."""
-    h = _build(tournaments)
-    rating = np.zeros(int(h.entry_player.max()) + 1 if len(h.ids) else 0)
-    before = np.empty(len(h.ids))
-    after = np.empty(len(h.ids))
-    half_eps = params.epsilon / 2.0
-    s = h.sides
-    eo, so = h.eo.tolist(), h.so.tolist()
-    for t in range(len(tournaments)):
-        e0, e1, s0, s1 = eo[t], eo[t + 1], so[t], so[t + 1]
-        players = h.entry_player[e0:e1]
-        rpre = np.where(h.carried[e0:e1], rating[players], h.fixed[e0:e1])
-        if s1 > s0:
-            part = _Sides(s.own[s0:s1], s.opp[s0:s1], s.shift_own[s0:s1], s.shift_opp[s0:s1], s.score[s0:s1])
-            change = _side_quantities(rpre, part, half_eps)[-1]
-            sums = _sum_by_player(part.own, change, e1 - e0)
-        else:
-            sums = np.zeros(e1 - e0)
-        post = _apply(rpre, sums, h.weights[t], params.weight_before_cap)[2]
-        rating[players] = post
-        before[e0:e1] = rpre
-        after[e0:e1] = post
-    before_list, after_list, counts = before.tolist(), after.tolist(), h.game_counts.tolist()
-    return tuple(
-        TournamentChange(
-            id=tour.id,
-            players=tuple(
-                PlayerChange(h.ids[i], before_list[i], after_list[i], counts[i], h.start[i])
-                for i in range(eo[t], eo[t + 1])
-            ),
-        )
-        for t, tour in enumerate(tournaments)
-    )
+    return rate_arrays(history_arrays(tournaments), params).changes()
 
 
 def rate_tournament(tournament: Tournament, params: Params = Params()) -> TournamentChange:
@@ -516,16 +664,17 @@ def explain_player(
     Pre-tournament ratings are the players' ``rating`` (their grade value where it is missing);
     pass the ``before`` values of a history run to explain that run.
     """
-    h = _build([tournament])
-    local = {pid: i for i, pid in enumerate(h.ids)}
+    arrays = history_arrays([tournament])
+    prep = _prepare(arrays)
+    local = {pid: i for i, pid in enumerate(p.id for p in tournament.players)}
     if player_id not in local:
         raise EngineInputError("player", f"{player_id!r} is not a player of this tournament")
     me = local[player_id]
-    rpre = h.fixed.copy()
-    quantities = _side_quantities(rpre, h.sides, params.epsilon / 2.0)
-    sums = _sum_by_player(h.sides.own, quantities[-1], len(h.ids))
-    weighted, capped, after = _apply(rpre, sums, h.weights[0], params.weight_before_cap)
-    mine = np.flatnonzero(h.sides.own == me)
+    rpre = prep.fixed.copy()
+    quantities = _side_quantities(rpre, prep.sides, params.epsilon / 2.0)
+    sums = _sum_by_player(prep.sides.own, quantities[-1], len(rpre))
+    weighted, capped, after = _apply(rpre, sums, float(prep.weights[0]), params.weight_before_cap)
+    mine = np.flatnonzero(prep.sides.own == me)
     columns = [q[mine].tolist() for q in quantities]
     games = []
     for k, side in enumerate(mine.tolist()):
@@ -536,7 +685,7 @@ def explain_player(
                 opponent=game.black if white else game.white,
                 colour="w" if white else "b",
                 handicap=int(game.handicap),
-                score=float(h.sides.score[side]),
+                score=float(prep.sides.score[side]),
                 rating=columns[0][k],
                 opponent_rating=columns[1][k],
                 adjusted=columns[2][k],
@@ -550,7 +699,7 @@ def explain_player(
     return PlayerExplanation(
         id=player_id,
         before=float(rpre[me]),
-        class_weight=float(h.weights[0]),
+        class_weight=float(prep.weights[0]),
         games=tuple(games),
         sum_of_changes=float(sums[me]),
         weighted=float(weighted[me]),
@@ -602,7 +751,9 @@ def tournaments_from_json(data: Any) -> tuple[Tournament, ...]:
             if rating is not None:
                 rating = jsonio.require_number(rating, f"{pwhere}.rating")
             players.append(
-                PlayerEntry(jsonio.require_id(player["id"], f"{pwhere}.id"), player["grade"], rating)
+                PlayerEntry(
+                    jsonio.require_id(player["id"], f"{pwhere}.id"), player["grade"], rating
+                )
             )
         games = []
         for g, game in enumerate(jsonio.require_list(item["games"], f"{where}.games")):
