@@ -9,8 +9,10 @@ tournament; the only Python loop of a long history is over tournaments, never ov
 
 from __future__ import annotations
 
+import gc
 import re
 from collections.abc import Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from operator import attrgetter
@@ -320,6 +322,10 @@ class RatedHistory:
     start: np.ndarray  # "given", "carried", "grade" or "reset"
 
     def changes(self) -> tuple[TournamentChange, ...]:
+        with _gc_paused():
+            return self._changes()
+
+    def _changes(self) -> tuple[TournamentChange, ...]:
         a = self.arrays
         ids = [a.player_ids[p] for p in a.entry_player.tolist()]
         before, after = self.before.tolist(), self.after.tolist()
@@ -343,35 +349,46 @@ class RatedHistory:
         )
 
 
+@contextmanager
+def _gc_paused():
+    """Building hundreds of thousands of small acyclic result objects would otherwise trigger
+    repeated full collections over the caller's (large) input; nothing cyclic is created."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def history_arrays(tournaments: Sequence[Tournament]) -> HistoryArrays:
     """Flattens tournament dataclasses into columns (the only per-game Python work)."""
-    number_of: dict[str, int] = {}
     entry_ids: list[str] = []
     grades: list[str] = []
-    ratings: list[float] = []
-    entry_offsets, game_offsets = [0], [0]
+    ratings: list[float | None] = []
     whites: list[str] = []
     blacks: list[str] = []
     results: list[float] = []
     stones: list[float] = []
+    entry_offsets, game_offsets = [0], [0]
     for t, tour in enumerate(tournaments):
-        seen: set[str] = set()
-        for p, entry in enumerate(tour.players):
-            if entry.id in seen:
-                raise EngineInputError(
-                    f"tournaments[{t}].players[{p}].id", f"player {entry.id!r} appears twice"
-                )
-            seen.add(entry.id)
-            number_of.setdefault(entry.id, len(number_of))
-            entry_ids.append(entry.id)
-            grades.append(entry.grade)
-            ratings.append(np.nan if entry.rating is None else entry.rating)
+        ids = list(map(_ID, tour.players))
+        if len(set(ids)) != len(ids):
+            p = next(p for p, pid in enumerate(ids) if pid in ids[:p])
+            raise EngineInputError(
+                f"tournaments[{t}].players[{p}].id", f"player {ids[p]!r} appears twice"
+            )
+        entry_ids += ids
+        grades += map(_GRADE_OF, tour.players)
+        ratings += map(_RATING, tour.players)
         entry_offsets.append(len(entry_ids))
-        whites.extend(map(attrgetter("white"), tour.games))
-        blacks.extend(map(attrgetter("black"), tour.games))
-        results.extend(map(attrgetter("result"), tour.games))
-        stones.extend(map(attrgetter("handicap"), tour.games))
+        whites += map(_WHITE, tour.games)
+        blacks += map(_BLACK, tour.games)
+        results += map(_RESULT, tour.games)
+        stones += map(_HANDICAP, tour.games)
         game_offsets.append(len(whites))
+    number_of = {pid: i for i, pid in enumerate(dict.fromkeys(entry_ids))}
     try:
         game_white = np.fromiter(map(number_of.__getitem__, whites), np.int64, len(whites))
         game_black = np.fromiter(map(number_of.__getitem__, blacks), np.int64, len(blacks))
@@ -389,13 +406,20 @@ def history_arrays(tournaments: Sequence[Tournament]) -> HistoryArrays:
         entry_offsets=np.asarray(entry_offsets, dtype=np.int64),
         entry_player=np.fromiter(map(number_of.__getitem__, entry_ids), np.int64, len(entry_ids)),
         entry_grade=grades,
-        entry_rating=_float_column(ratings, "rating", entry_offsets, "players"),
+        entry_rating=_float_column(
+            [np.nan if r is None else r for r in ratings], "rating", entry_offsets, "players"
+        ),
         game_offsets=np.asarray(game_offsets, dtype=np.int64),
         game_white=game_white,
         game_black=game_black,
         game_result=_float_column(results, "result", game_offsets, "games"),
         game_handicap=_float_column(stones, "handicap", game_offsets, "games"),
     )
+
+
+_ID, _GRADE_OF, _RATING = attrgetter("id"), attrgetter("grade"), attrgetter("rating")
+_WHITE, _BLACK = attrgetter("white"), attrgetter("black")
+_RESULT, _HANDICAP = attrgetter("result"), attrgetter("handicap")
 
 
 def _float_column(values: list, name: str, offsets: list[int], kind: str) -> np.ndarray:
@@ -427,79 +451,136 @@ def _raise_not_a_player(game_offsets: np.ndarray, flat: int, colour: str, name: 
 
 
 @dataclass(frozen=True)
-class _Prepared:
-    fixed: np.ndarray  # entry -> rating used when not carried (given rating or grade value)
-    carried: np.ndarray  # entry -> take the player's current rating
-    start: np.ndarray
-    side_offsets: np.ndarray
-    sides: _Sides
-    weights: np.ndarray
-    game_counts: np.ndarray
+class _Waves:
+    """The history reordered into waves, each a contiguous block of entries and sides.
+
+    A wave is a set of tournaments without a common player, all of whose players' earlier
+    tournaments lie in earlier waves (``_levels``): rating a whole wave at once gives exactly
+    what rating its tournaments one by one would. Inside a wave, a player is a position in the
+    wave's block of entries; his sides keep the game order of his tournament.
+    """
+
+    entries: np.ndarray  # wave order -> input entry index
+    entry_offsets: list[int]  # wave w owns entries [w]:[w + 1] (in wave order)
+    side_offsets: list[int]
+    player: np.ndarray  # per entry, wave order
+    fixed: np.ndarray
+    carried: np.ndarray
+    weight: np.ndarray
+    sides: _Sides  # own/opp are positions within the wave
 
 
-def _prepare(a: HistoryArrays) -> _Prepared:
-    """Everything that does not depend on ratings, computed for the whole history at once."""
-    n_tours, n_entries, n_games = len(a.tournament_ids), len(a.entry_player), len(a.game_white)
+def _plan(a: HistoryArrays) -> tuple[_Waves, np.ndarray, np.ndarray]:
+    """Validates the columns and settles everything that does not depend on ratings.
+    Returns the waves, the number of rated games per entry and where each rating starts."""
+    n_tours, n_entries = len(a.tournament_ids), len(a.entry_player)
+    eo, go = a.entry_offsets, a.game_offsets
     weights = np.empty(n_tours)
     for t, cls in enumerate(a.tournament_classes):
         weights[t] = _check_class(cls, f"tournaments[{t}].class")
-    eo, go = a.entry_offsets, a.game_offsets
-    result, stone = a.game_result, a.game_handicap
-    for bad, name, rule in (
-        (~np.isin(result, (0.0, 0.5, 1.0)), "result", "must be 1, 0.5 or 0"),
-        (
-            (stone < 0) | (stone != np.floor(stone)),
-            "handicap",
-            "must be a whole number of stones >= 0",
-        ),
-        (~np.isfinite(a.entry_rating) & ~np.isnan(a.entry_rating), "rating", "must be finite"),
-    ):
-        if bad.any():
-            flat = int(np.flatnonzero(bad)[0])
-            kind, offsets = ("players", eo) if name == "rating" else ("games", go)
-            value = (a.entry_rating if name == "rating" else result if name == "result" else stone)[
-                flat
-            ]
-            raise EngineInputError(
-                f"{_where(offsets, flat, kind)}.{name}", f"{rule}, not {value!r}"
-            )
+    _check_values(a)
 
-    # Each game's White and Black as positions in their tournament's player list.
-    n_ids = max(len(a.player_ids), 1)
+    levels = _levels(a)
+    order = np.argsort(levels, kind="stable")
+    entries = _concatenated_ranges(eo, order)
+    games = _concatenated_ranges(go, order)
+    n_waves = int(levels.max()) + 1 if n_tours else 0
+    per_wave = np.bincount(levels, weights=np.diff(eo), minlength=n_waves).astype(np.int64)
+    games_per_wave = np.bincount(levels, weights=np.diff(go), minlength=n_waves).astype(np.int64)
+    wave_entries = np.concatenate([[0], np.cumsum(per_wave)]).tolist()
+    wave_games = np.concatenate([[0], np.cumsum(games_per_wave)]).tolist()
+
     entry_tour = np.repeat(np.arange(n_tours, dtype=np.int64), np.diff(eo))
     game_tour = np.repeat(np.arange(n_tours, dtype=np.int64), np.diff(go))
-    entry_key = entry_tour * n_ids + a.entry_player
-    order = np.argsort(entry_key, kind="stable")
-    sorted_key = entry_key[order]
-    local = []
-    for colour, number in (("white", a.game_white), ("black", a.game_black)):
-        key = game_tour * n_ids + number
-        pos = np.searchsorted(sorted_key, key)
-        found = pos < n_entries
-        found[found] = sorted_key[pos[found]] == key[found]
-        if not found.all():
-            flat = int(np.flatnonzero(~found)[0])
-            _raise_not_a_player(go, flat, colour, a.player_ids[int(number[flat])])
-        local.append(order[pos] - eo[game_tour] if n_games else pos)
-    white, black = local
+    player, tour_of_entry = a.entry_player[entries], entry_tour[entries]
+    white, black, tour_of_game = a.game_white[games], a.game_black[games], game_tour[games]
+
+    # Positions within the wave: a player is in at most one tournament of a wave, so one scatter
+    # per wave maps player -> position; a stale slot (other tournament) marks a non-member.
+    slot = np.zeros(len(a.player_ids), dtype=np.int64)
+    slot_tour = np.full(len(a.player_ids), -1, dtype=np.int64)
+    local = np.empty((2, len(games)), dtype=np.int64)
+    member = np.empty((2, len(games)), dtype=bool)
+    for w in range(n_waves):
+        e0, e1, g0, g1 = wave_entries[w], wave_entries[w + 1], wave_games[w], wave_games[w + 1]
+        slot[player[e0:e1]] = np.arange(e1 - e0)
+        slot_tour[player[e0:e1]] = tour_of_entry[e0:e1]
+        for side, number in enumerate((white[g0:g1], black[g0:g1])):
+            local[side, g0:g1] = slot[number]
+            member[side, g0:g1] = slot_tour[number] == tour_of_game[g0:g1]
+    for side, colour in enumerate(("white", "black")):
+        if not member[side].all():
+            flat = int(games[np.flatnonzero(~member[side])].min())
+            number = (a.game_white if side == 0 else a.game_black)[flat]
+            _raise_not_a_player(go, flat, colour, a.player_ids[int(number)])
     if (white == black).any():
-        flat = int(np.flatnonzero(white == black)[0])
+        flat = int(games[np.flatnonzero(white == black)].min())
         raise EngineInputError(_where(go, flat, "games"), "a player cannot play himself")
 
     # Sides interleaved in game order: side 2g is White of game g, side 2g + 1 its Black.
-    shift_black = handicap_shift(stone)
-    zeros = np.zeros(n_games)
+    result = a.game_result[games]
+    shift_black = handicap_shift(a.game_handicap[games])
+    zeros = np.zeros(len(games))
     sides = _Sides(
-        own=np.column_stack([white, black]).reshape(-1),
-        opp=np.column_stack([black, white]).reshape(-1),
+        own=local.T.reshape(-1),
+        opp=local[::-1].T.reshape(-1),
         shift_own=np.column_stack([zeros, shift_black]).reshape(-1),
         shift_opp=np.column_stack([shift_black, zeros]).reshape(-1),
         score=np.column_stack([result, 1.0 - result]).reshape(-1),
     )
-    side_entry = sides.own + np.repeat(eo[:-1], 2 * np.diff(go))
-    game_counts = np.bincount(side_entry, minlength=n_entries)
+    wave_of_side = np.repeat(np.arange(n_waves), 2 * games_per_wave)
+    side_entry = sides.own + np.asarray(wave_entries[:-1], dtype=np.int64)[wave_of_side]
+    game_counts = np.empty(n_entries, dtype=np.int64)
+    game_counts[entries] = np.bincount(side_entry, minlength=n_entries)
+
     fixed, carried, start = _starting_points(a)
-    return _Prepared(fixed, carried, start, 2 * go, sides, weights, game_counts)
+    waves = _Waves(
+        entries=entries,
+        entry_offsets=wave_entries,
+        side_offsets=[2 * g for g in wave_games],
+        player=player,
+        fixed=fixed[entries],
+        carried=carried[entries],
+        weight=weights[tour_of_entry],
+        sides=sides,
+    )
+    return waves, game_counts, start
+
+
+def _check_values(a: HistoryArrays) -> None:
+    eo, go = a.entry_offsets, a.game_offsets
+    result, stone, rating = a.game_result, a.game_handicap, a.entry_rating
+    for bad, column, name, rule in (
+        (~np.isin(result, (0.0, 0.5, 1.0)), result, "result", "must be 1, 0.5 or 0"),
+        ((stone < 0) | (stone != np.floor(stone)), stone, "handicap", "must be whole stones >= 0"),
+        (np.isinf(rating), rating, "rating", "must be finite"),
+    ):
+        if bad.any():
+            flat = int(np.flatnonzero(bad)[0])
+            where = _where(eo, flat, "players") if name == "rating" else _where(go, flat, "games")
+            raise EngineInputError(f"{where}.{name}", f"{rule}, not {column[flat]!r}")
+
+
+def _levels(arrays: HistoryArrays) -> np.ndarray:
+    """Wave of each tournament: one more than the latest wave any of its players was in."""
+    last = np.zeros(len(arrays.player_ids), dtype=np.int64)
+    levels = np.zeros(len(arrays.tournament_ids), dtype=np.int64)
+    offsets = arrays.entry_offsets.tolist()
+    for t in range(len(levels)):
+        players = arrays.entry_player[offsets[t] : offsets[t + 1]]
+        if len(players):
+            level = int(last[players].max()) + 1
+            last[players] = level
+            levels[t] = level
+    return levels
+
+
+def _concatenated_ranges(offsets: np.ndarray, order: np.ndarray) -> np.ndarray:
+    """Indices of the blocks offsets[i]:offsets[i + 1] for i in ``order``, one after another."""
+    lengths = np.diff(offsets)[order]
+    starts = offsets[:-1][order]
+    block_start = np.concatenate([[0], np.cumsum(lengths)[:-1]]) if len(order) else lengths
+    return np.repeat(starts - block_start, lengths) + np.arange(int(lengths.sum()), dtype=np.int64)
 
 
 def _grade_strengths(grades: Sequence[str], offsets: np.ndarray) -> np.ndarray:
@@ -552,96 +633,30 @@ def _starting_points(a: HistoryArrays):
 # --------------------------------------------------------------------------------- public entry
 
 
-def _levels(arrays: HistoryArrays) -> np.ndarray:
-    """Wave number of each tournament: one more than the latest wave any of its players was in.
-    Tournaments of one wave share no player, and every earlier tournament of their players lies
-    in an earlier wave, so a whole wave can be rated at once with the same result as in order."""
-    last = np.zeros(len(arrays.player_ids), dtype=np.int64)
-    levels = np.zeros(len(arrays.tournament_ids), dtype=np.int64)
-    offsets = arrays.entry_offsets.tolist()
-    for t in range(len(levels)):
-        players = arrays.entry_player[offsets[t] : offsets[t + 1]]
-        if len(players):
-            level = int(last[players].max()) + 1
-            last[players] = level
-            levels[t] = level
-    return levels
-
-
-def _concatenated_ranges(offsets: np.ndarray, order: np.ndarray) -> np.ndarray:
-    """Indices of the blocks offsets[i]:offsets[i + 1] for i in ``order``, one after another."""
-    lengths = np.diff(offsets)[order]
-    starts = offsets[:-1][order]
-    total = int(lengths.sum())
-    block_start = np.concatenate([[0], np.cumsum(lengths)[:-1]]) if len(order) else lengths
-    return np.repeat(starts - block_start, lengths) + np.arange(total, dtype=np.int64)
-
-
 def rate_arrays(arrays: HistoryArrays, params: Params = Params()) -> RatedHistory:
-    """Rates a columnar history in order. Tournaments are grouped into waves of tournaments
-    without a common player (see ``_levels``); each wave is one set of NumPy operations."""
-    prep = _prepare(arrays)
-    eo, so = arrays.entry_offsets, prep.side_offsets
-    levels = _levels(arrays)
-    order = np.argsort(levels, kind="stable")
-    entries = _concatenated_ranges(eo, order)
-    sides = _concatenated_ranges(so, order)
-    n_levels = int(levels.max()) + 1 if len(levels) else 0
-    # Where each wave starts among the reordered entries and sides.
-    entry_count = np.bincount(levels, weights=np.diff(eo), minlength=n_levels).astype(np.int64)
-    side_count = np.bincount(levels, weights=np.diff(so), minlength=n_levels).astype(np.int64)
-    wave_entries = np.concatenate([[0], np.cumsum(entry_count)]).tolist()
-    wave_sides = np.concatenate([[0], np.cumsum(side_count)]).tolist()
-    # A side's player as a position within its wave: its position in the tournament plus
-    # where that tournament's entries start within the wave.
-    tour_lengths = np.diff(eo)[order]
-    tour_start = np.concatenate([[0], np.cumsum(tour_lengths)[:-1]]) if len(order) else tour_lengths
-    in_wave = tour_start - np.asarray(wave_entries[:-1], dtype=np.int64)[levels[order]]
-    shift = np.repeat(in_wave, np.diff(so)[order])
-    s = prep.sides
-    wave = _Sides(
-        s.own[sides] + shift,
-        s.opp[sides] + shift,
-        s.shift_own[sides],
-        s.shift_opp[sides],
-        s.score[sides],
-    )
-    player = arrays.entry_player[entries]
-    carried, fixed = prep.carried[entries], prep.fixed[entries]
-    entry_tour = np.repeat(np.arange(len(levels)), np.diff(eo))
-    weight = prep.weights[entry_tour][entries]
-
+    """Rates a columnar history in order, one wave of player-disjoint tournaments at a time."""
+    waves, game_counts, start = _plan(arrays)
     rating = np.zeros(len(arrays.player_ids))
-    before, after = np.empty(len(entries)), np.empty(len(entries))
+    before, after = np.empty(len(waves.entries)), np.empty(len(waves.entries))
     half_eps = params.epsilon / 2.0
-    for level in range(n_levels):
-        e0, e1, s0, s1 = (
-            wave_entries[level],
-            wave_entries[level + 1],
-            wave_sides[level],
-            wave_sides[level + 1],
-        )
-        if e0 == e1:
-            continue
-        players = player[e0:e1]
-        rpre = np.where(carried[e0:e1], rating[players], fixed[e0:e1])
+    s, eo, so = waves.sides, waves.entry_offsets, waves.side_offsets
+    for w in range(len(eo) - 1):
+        e0, e1, s0, s1 = eo[w], eo[w + 1], so[w], so[w + 1]
+        players = waves.player[e0:e1]
+        rpre = np.where(waves.carried[e0:e1], rating[players], waves.fixed[e0:e1])
         part = _Sides(
-            wave.own[s0:s1],
-            wave.opp[s0:s1],
-            wave.shift_own[s0:s1],
-            wave.shift_opp[s0:s1],
-            wave.score[s0:s1],
+            s.own[s0:s1], s.opp[s0:s1], s.shift_own[s0:s1], s.shift_opp[s0:s1], s.score[s0:s1]
         )
         change = _side_quantities(rpre, part, half_eps)[-1]
         sums = _sum_by_player(part.own, change, e1 - e0)
-        post = _apply(rpre, sums, weight[e0:e1], params.weight_before_cap)[2]
+        post = _apply(rpre, sums, waves.weight[e0:e1], params.weight_before_cap)[2]
         rating[players] = post
         before[e0:e1] = rpre
         after[e0:e1] = post
-    unordered_before, unordered_after = np.empty_like(before), np.empty_like(after)
-    unordered_before[entries] = before
-    unordered_after[entries] = after
-    return RatedHistory(arrays, unordered_before, unordered_after, prep.game_counts, prep.start)
+    in_order_before, in_order_after = np.empty_like(before), np.empty_like(after)
+    in_order_before[waves.entries] = before
+    in_order_after[waves.entries] = after
+    return RatedHistory(arrays, in_order_before, in_order_after, game_counts, start)
 
 
 def rate_history(
@@ -664,17 +679,17 @@ def explain_player(
     Pre-tournament ratings are the players' ``rating`` (their grade value where it is missing);
     pass the ``before`` values of a history run to explain that run.
     """
-    arrays = history_arrays([tournament])
-    prep = _prepare(arrays)
-    local = {pid: i for i, pid in enumerate(p.id for p in tournament.players)}
+    waves, _, _ = _plan(history_arrays([tournament]))  # one tournament: one wave, input order
+    local = {p.id: i for i, p in enumerate(tournament.players)}
     if player_id not in local:
         raise EngineInputError("player", f"{player_id!r} is not a player of this tournament")
     me = local[player_id]
-    rpre = prep.fixed.copy()
-    quantities = _side_quantities(rpre, prep.sides, params.epsilon / 2.0)
-    sums = _sum_by_player(prep.sides.own, quantities[-1], len(rpre))
-    weighted, capped, after = _apply(rpre, sums, float(prep.weights[0]), params.weight_before_cap)
-    mine = np.flatnonzero(prep.sides.own == me)
+    rpre = waves.fixed
+    quantities = _side_quantities(rpre, waves.sides, params.epsilon / 2.0)
+    sums = _sum_by_player(waves.sides.own, quantities[-1], len(rpre))
+    weight = waves.weight
+    weighted, capped, after = _apply(rpre, sums, weight, params.weight_before_cap)
+    mine = np.flatnonzero(waves.sides.own == me)
     columns = [q[mine].tolist() for q in quantities]
     games = []
     for k, side in enumerate(mine.tolist()):
@@ -685,7 +700,7 @@ def explain_player(
                 opponent=game.black if white else game.white,
                 colour="w" if white else "b",
                 handicap=int(game.handicap),
-                score=float(prep.sides.score[side]),
+                score=float(waves.sides.score[side]),
                 rating=columns[0][k],
                 opponent_rating=columns[1][k],
                 adjusted=columns[2][k],
@@ -699,7 +714,7 @@ def explain_player(
     return PlayerExplanation(
         id=player_id,
         before=float(rpre[me]),
-        class_weight=float(prep.weights[0]),
+        class_weight=float(weight[me]),
         games=tuple(games),
         sum_of_changes=float(sums[me]),
         weighted=float(weighted[me]),

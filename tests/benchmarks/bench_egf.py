@@ -56,9 +56,9 @@ def synthetic_history(seed: int = 2013) -> list[egf.Tournament]:
     return history
 
 
-def _timed(function, *args):
+def _timed(function, *args, **kwargs):
     started = time.perf_counter()
-    value = function(*args)
+    value = function(*args, **kwargs)
     return time.perf_counter() - started, value
 
 
