@@ -139,6 +139,9 @@ class Params:
     weight_before_cap: bool = True  # setting EGF_WEIGHT_BEFORE_CAP (§2.3)
 
 
+DEFAULT_PARAMS = Params()
+
+
 @dataclass(frozen=True)
 class PlayerEntry:
     """A player of one tournament. ``rating``: his GoR before it, if the caller knows it."""
@@ -633,7 +636,7 @@ def _starting_points(a: HistoryArrays):
 # --------------------------------------------------------------------------------- public entry
 
 
-def rate_arrays(arrays: HistoryArrays, params: Params = Params()) -> RatedHistory:
+def rate_arrays(arrays: HistoryArrays, params: Params = DEFAULT_PARAMS) -> RatedHistory:
     """Rates a columnar history in order, one wave of player-disjoint tournaments at a time."""
     waves, game_counts, start = _plan(arrays)
     rating = np.zeros(len(arrays.player_ids))
@@ -660,19 +663,19 @@ def rate_arrays(arrays: HistoryArrays, params: Params = Params()) -> RatedHistor
 
 
 def rate_history(
-    tournaments: Sequence[Tournament], params: Params = Params()
+    tournaments: Sequence[Tournament], params: Params = DEFAULT_PARAMS
 ) -> tuple[TournamentChange, ...]:
     """Rates the tournaments in the order given, each from the ratings after all earlier ones."""
     return rate_arrays(history_arrays(tournaments), params).changes()
 
 
-def rate_tournament(tournament: Tournament, params: Params = Params()) -> TournamentChange:
+def rate_tournament(tournament: Tournament, params: Params = DEFAULT_PARAMS) -> TournamentChange:
     """One tournament on its own: players without a given rating start from their grade."""
     return rate_history([tournament], params)[0]
 
 
 def explain_player(
-    tournament: Tournament, player_id: str, params: Params = Params()
+    tournament: Tournament, player_id: str, params: Params = DEFAULT_PARAMS
 ) -> PlayerExplanation:
     """Every quantity of one player's change at one tournament, as the engine computes it.
 

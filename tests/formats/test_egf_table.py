@@ -65,7 +65,13 @@ def test_real_table_players_and_ordinals(egc2013):
     assert egc2013.players[589].surname == "de Groot-Suzuki"
     # Line 17 (ordinal 6) "22+!w0" in round 8: White 6 beat 22 by default.
     game = next(g for g in egc2013.games if g.round == 8 and 6 in (g.white, g.black))
-    assert (game.white, game.black, game.result, game.by_default, game.rated) == (6, 22, 1.0, True, False)
+    assert (game.white, game.black, game.result, game.by_default, game.rated) == (
+        6,
+        22,
+        1.0,
+        True,
+        False,
+    )
 
 
 def test_cli_prints_the_engine_input(egc2013):
@@ -130,7 +136,12 @@ def test_default_unknown_both_win_both_lose_are_warnings_not_rated():
     t = h9.parse_table(text)
     assert t.errors == ()
     messages = sorted(w.message.split(": ")[1].split(" (")[0] for w in t.warnings)
-    assert messages == ["both players lost", "both players won", "game by default", "result unknown"]
+    assert messages == [
+        "both players lost",
+        "both players won",
+        "game by default",
+        "result unknown",
+    ]
     rated = [(g.round, g.white, g.black, g.result) for g in t.games if g.rated]
     assert rated == [(1, 3, 4, 1.0), (3, 2, 3, 0.5)]
     both_win = next(g for g in t.games if g.round == 2 and (g.white, g.black) == (1, 3))
@@ -198,7 +209,9 @@ def test_bad_header_tags():
 
 
 def test_bad_pin():
-    t = h9.parse_table(table("1 A a 3d CZ Brno 0- |12ab", "2 B b 3d CZ Brno 0- |77", "3 C c 2d XX xxxx 0- |77"))
+    t = h9.parse_table(
+        table("1 A a 3d CZ Brno 0- |12ab", "2 B b 3d CZ Brno 0- |77", "3 C c 2d XX xxxx 0- |77")
+    )
     assert [(e.line, e.text) for e in t.errors] == [(6, "|12ab"), (7, "|77"), (8, "|77")]
 
 
@@ -217,7 +230,13 @@ def only_game(text, **options):
 def test_implicit_handicap_from_the_file_extension():
     game = only_game(table(*TWO), filename="t970920b.h2")
     # grade steps 0 (1d) and -5 (5k): 5 - 2 = 3 stones, Black = the weaker grade.
-    assert (game.white, game.black, game.handicap, game.result, game.explicit) == (1, 2, 3, 1.0, False)
+    assert (game.white, game.black, game.handicap, game.result, game.explicit) == (
+        1,
+        2,
+        3,
+        1.0,
+        False,
+    )
 
 
 def test_ha_tag_beats_the_file_extension_and_h9_means_even():

@@ -41,8 +41,10 @@ class Issue:
     message: str
 
     def __str__(self) -> str:
-        return f"line {self.line}: {self.message} [{self.text}]" if self.text else (
-            f"line {self.line}: {self.message}"
+        return (
+            f"line {self.line}: {self.message} [{self.text}]"
+            if self.text
+            else (f"line {self.line}: {self.message}")
         )
 
 
@@ -261,7 +263,9 @@ def _split_player(line: _Line, rounds: int, ordinal: int, errors: list[Issue]) -
         head = head[1:]
     rank_at = next((i for i, t in enumerate(head) if i > 0 and _RANK.match(t)), None)
     if rank_at is None:
-        errors.append(Issue(line.number, line.text.strip(), "no name followed by a grade (5k, 2d, 1p)"))
+        errors.append(
+            Issue(line.number, line.text.strip(), "no name followed by a grade (5k, 2d, 1p)")
+        )
         return None
     number, kind = _RANK.match(head[rank_at]).groups()
     kind = (kind or "k").lower()
@@ -391,7 +395,9 @@ def _pair(lines, players, rounds, reduction, errors, warnings):
                 free.append(FreeRound(i, r + 1, entry.symbol))
                 continue
             if entry.opponent > n or entry.opponent == i:
-                what = "no such player line" if entry.opponent > n else "a player cannot play himself"
+                what = (
+                    "no such player line" if entry.opponent > n else "a player cannot play himself"
+                )
                 errors.append(Issue(line.number, entry.token, where + what))
                 continue
             other = lines[entry.opponent - 1]
@@ -435,7 +441,11 @@ def _pair(lines, players, rounds, reduction, errors, warnings):
             note = _warning(entry, back)
             if note:
                 warnings.append(
-                    Issue(line.number, entry.token, f"{where}{note} (with line {other.number}): not rated")
+                    Issue(
+                        line.number,
+                        entry.token,
+                        f"{where}{note} (with line {other.number}): not rated",
+                    )
                 )
             games.append(game)
     return games, free
@@ -545,7 +555,10 @@ def write_table(table: ParsedTable, *, generator: str = "federation-ratings") ->
         ("CL", h.tournament_class),
         ("EV", h.name),
         ("PC", h.place),
-        ("DT", h.start_date and ",".join(dict.fromkeys([h.start_date, h.end_date or h.start_date]))),
+        (
+            "DT",
+            h.start_date and ",".join(dict.fromkeys([h.start_date, h.end_date or h.start_date])),
+        ),
         ("HA", None if h.handicap_reduction is None else f"h{h.handicap_reduction}"),
         ("KM", None if h.komi is None else f"{h.komi:g}"),
         ("TM", h.adjusted_time),
@@ -592,12 +605,22 @@ def engine_input(table: ParsedTable, *, tournament_id: str | None = None) -> dic
     h = table.header
     if h.tournament_class is None:
         raise TableError([Issue(0, "", "no CL[A|B|C|D] tag: the tournament class is unknown")])
-    tournament: dict = {"id": tournament_id or h.egd_code or h.name or "T", "class": h.tournament_class}
+    tournament: dict = {
+        "id": tournament_id or h.egd_code or h.name or "T",
+        "class": h.tournament_class,
+    }
     if h.end_date:
         tournament["date"] = h.end_date
-    tournament["players"] = [{"id": pid, "grade": p.grade} for pid, p in zip(ids, table.players, strict=True)]
+    tournament["players"] = [
+        {"id": pid, "grade": p.grade} for pid, p in zip(ids, table.players, strict=True)
+    ]
     tournament["games"] = [
-        {"white": ids[g.white - 1], "black": ids[g.black - 1], "result": g.result, "handicap": g.handicap}
+        {
+            "white": ids[g.white - 1],
+            "black": ids[g.black - 1],
+            "result": g.result,
+            "handicap": g.handicap,
+        }
         for g in table.games
         if g.rated
     ]
