@@ -18,10 +18,10 @@ from tournaments.formats import egf as h9
 TOURNAMENTS = 20_000
 GAMES = 1_500_000
 POOL = 60_000
-REAL_TABLE = (
-    Path(__file__).resolve().parents[2] / ".." / ".." / "shared" / "realdata" / "egc2013.h9"
-)
-REAL_TABLE_FALLBACK = Path("/work/shared/realdata/egc2013.h9")
+ROOT = Path(__file__).resolve().parents[2]
+REAL_TABLES = [
+    base / "shared" / "realdata" / "egc2013.h9" for base in (ROOT.parent, ROOT.parent.parent)
+]
 
 
 def synthetic_history(seed: int = 2013) -> list[egf.Tournament]:
@@ -96,7 +96,7 @@ def main() -> None:
     )
     print(f"  targets: < 30 s and >= 10 x; max |after - reference| = {worst:.2e}")
 
-    path = REAL_TABLE_FALLBACK if not REAL_TABLE.exists() else REAL_TABLE
+    path = next(p for p in REAL_TABLES if p.exists())
     data = path.read_bytes()
     runs = [_timed(h9.parse_table, data, filename=path.name)[0] for _ in range(5)]
     table = h9.parse_table(data, filename=path.name)
