@@ -281,6 +281,13 @@ def test_explicit_stones_are_never_recomputed():
     assert (game.white, game.black, game.handicap, game.result) == (2, 1, 2, 0.0)
 
 
+def test_default_without_colour_needs_no_reduction():
+    t = h9.parse_table(table("1 A a 2d CZ Brno 2+!", "2 B b 2k CZ Brno 1-!"))
+    assert t.errors == ()
+    (game,) = t.games
+    assert (game.white, game.black, game.by_default, game.rated) == (1, 2, True, False)
+
+
 def test_equal_grades_without_colour_are_an_even_rated_game():
     game = only_game(table("1 A a 2k CZ Brno 2=", "2 B b 2k CZ Brno 1="), filename="x.h2")
     assert (game.handicap, game.colours_known, game.rated, game.result) == (0, False, True, 0.5)

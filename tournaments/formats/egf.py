@@ -335,7 +335,7 @@ def parse_table(
     rounds = certain
     players: list[Player] = []
     usable: list[_Line] = []
-    for line in lines:
+    for ordinal, line in enumerate(lines, start=1):
         if line.run < rounds:
             offending = line.tokens[-1 - line.run] if line.run < len(line.tokens) else line.text
             errors.append(
@@ -346,14 +346,15 @@ def parse_table(
                 )
             )
             continue
-        player = _split_player(line, rounds, len(lines) and len(usable) + 1, errors)
+        player = _split_player(line, rounds, ordinal, errors)
         if player is None:
             continue
         line.entries = [_entry(t) for t in line.tokens[len(line.tokens) - rounds :]]
         usable.append(line)
         players.append(player)
     if len(usable) != len(lines):
-        # Ordinals would shift and every opponent number would be wrong: stop at line errors.
+        # Opponents of the broken lines cannot be checked: stop at the line errors.
+        errors.sort(key=lambda issue: issue.line)
         return ParsedTable(header, tuple(players), (), (), rounds, tuple(warnings), tuple(errors))
 
     _check_pins(players, errors)
@@ -494,6 +495,8 @@ def _game(round_, i, entry, j, back, players, reduction) -> TableGame | None:
         steps_j = _grade_steps(players[j - 1].grade)
         if entry.stones is not None:
             stones = entry.stones
+        elif entry.separator == "!":
+            stones = 0  # not played, not rated: no reduction needed
         elif reduction is None:
             return None
         elif reduction >= EVEN_REDUCTION_FROM:
