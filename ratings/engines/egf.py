@@ -265,9 +265,9 @@ def _side_quantities(rpre: np.ndarray, sides: _Sides, half_eps: float):
     r_opp = rpre[sides.opp]
     adj_own = r_own + sides.shift_own
     adj_opp = r_opp + sides.shift_opp
-    a = 205.0 - np.clip(np.minimum(adj_own, adj_opp), 100.0, 2700.0) / 20.0
+    a = a_of(np.minimum(adj_own, adj_opp))  # at the handicap-adjusted weaker rating
     expected = 1.0 / (np.exp((adj_opp - adj_own) / a) + 1.0) - half_eps
-    con = np.interp(rpre, CON_NODES, CON_VALUES)[sides.own]  # per player, then per side
+    con = con_of(rpre)[sides.own]  # at the own unadjusted rating: once per player
     change = con * (sides.score - expected)
     return r_own, r_opp, adj_own, adj_opp, a, expected, con, change
 

@@ -105,13 +105,19 @@ def test_cli_prints_the_engine_input(egc2013):
     assert tournament["games"][0] == {"white": "1", "black": "26", "result": 1.0, "handicap": 0}
 
 
-def test_real_table_rates(egc2013):
+def test_real_table_rates_like_the_reference(egc2013):
     from ratings.engines import egf
+    from ratings.engines.reference import egf as reference
 
-    changes = egf.run_json({"tournaments": h9.engine_input(egc2013)["tournaments"]})
-    players = changes["tournaments"][0]["players"]
-    assert len(players) == 594
-    assert sum(p["games"] for p in players) == 2 * (2259 - 33)
+    tournaments = egf.tournaments_from_json(h9.engine_input(egc2013)["tournaments"])
+    (fast,) = egf.rate_history(tournaments)
+    (slow,) = reference.rate_history(tournaments)
+    assert len(fast.players) == 594
+    assert sum(p.games for p in fast.players) == 2 * (2259 - 33)
+    for x, y in zip(fast.players, slow.players, strict=True):
+        assert abs(x.after - y.after) <= 1e-9
+        assert x.after >= x.before - 100.0 and x.after >= 100.0
+        assert x.before == egf.grade_rating(egc2013.players[int(x.id) - 1].grade)
 
 
 # ----------------------------------------------------------------------------- hand-made tables
