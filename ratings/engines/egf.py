@@ -1,10 +1,14 @@
-"""EGF GoR, the old system (Cieplý, RULES §2): rate tournaments in order, vectorised per tournament.
+"""EGF GoR, the old system (Cieplý, RULES §2): rate tournaments in order, vectorised.
 
 Inside a tournament every game is rated from pre-tournament ratings; across tournaments the
 ratings carry over, new players start from their declared grade and a player whose grade jumped
-is reset (§2.1). The per-game arithmetic runs as NumPy array operations over all games of one
-tournament; the only Python loop of a long history is over tournaments, never over games.
+is reset (§2.1). The per-game arithmetic runs as NumPy operations over whole tournaments, and
+tournaments without a common player are rated together in "waves" (``_levels``), so a long
+history is a Python loop over waves, never over games.
 ``ratings.engines.reference.egf`` is the formula-shaped scalar version the tests compare with.
+
+API: ``rate_history`` (dataclasses in and out), ``rate_arrays`` (columns in and out, for bulk
+database work), ``explain_player`` (every per-game quantity), ``run_json`` (the CLI contract).
 """
 
 from __future__ import annotations
@@ -507,6 +511,11 @@ def _plan(a: HistoryArrays) -> tuple[_Waves, np.ndarray, np.ndarray]:
     for w in range(n_waves):
         e0, e1, g0, g1 = wave_entries[w], wave_entries[w + 1], wave_games[w], wave_games[w + 1]
         slot[player[e0:e1]] = np.arange(e1 - e0)
+        clash = slot[player[e0:e1]] != np.arange(e1 - e0)  # only from columnar callers
+        if clash.any():
+            later = int(slot[player[e0 + int(np.flatnonzero(clash)[0])]])
+            flat = int(entries[e0 + later])
+            raise EngineInputError(_where(eo, flat, "players"), "player appears twice")
         slot_tour[player[e0:e1]] = tour_of_entry[e0:e1]
         for side, number in enumerate((white[g0:g1], black[g0:g1])):
             local[side, g0:g1] = slot[number]
@@ -550,7 +559,37 @@ def _plan(a: HistoryArrays) -> tuple[_Waves, np.ndarray, np.ndarray]:
     return waves, game_counts, start
 
 
+def _check_shapes(a: HistoryArrays) -> None:
+    """Columnar callers build these arrays themselves: the blocks must fit together."""
+    n_tours = len(a.tournament_ids)
+    if len(a.tournament_classes) != n_tours:
+        raise EngineInputError("tournament_classes", "one class per tournament")
+    for name, offsets, length in (
+        ("entry_offsets", a.entry_offsets, len(a.entry_player)),
+        ("game_offsets", a.game_offsets, len(a.game_white)),
+    ):
+        if (
+            len(offsets) != n_tours + 1
+            or offsets[0] != 0
+            or offsets[-1] != length
+            or (np.diff(offsets) < 0).any()
+        ):
+            raise EngineInputError(name, f"must rise from 0 to {length} in {n_tours + 1} steps")
+    if not len(a.entry_grade) == len(a.entry_rating) == len(a.entry_player):
+        raise EngineInputError("entry_grade", "one grade and one rating (or NaN) per entry")
+    if not len(a.game_black) == len(a.game_result) == len(a.game_handicap) == len(a.game_white):
+        raise EngineInputError("game_black", "game columns of different lengths")
+    for name, numbers in (
+        ("entry_player", a.entry_player),
+        ("game_white", a.game_white),
+        ("game_black", a.game_black),
+    ):
+        if len(numbers) and (numbers.min() < 0 or numbers.max() >= len(a.player_ids)):
+            raise EngineInputError(name, "player number outside player_ids")
+
+
 def _check_values(a: HistoryArrays) -> None:
+    _check_shapes(a)
     eo, go = a.entry_offsets, a.game_offsets
     result, stone, rating = a.game_result, a.game_handicap, a.entry_rating
     for bad, column, name, rule in (
