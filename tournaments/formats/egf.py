@@ -333,9 +333,9 @@ def parse_table(
             sure -= 1
         certain = max(certain, sure)
     rounds = certain
-    players: list[Player] = []
-    usable: list[_Line] = []
+    by_ordinal: list[Player | None] = []  # None: a broken line (its pairings are skipped)
     for ordinal, line in enumerate(lines, start=1):
+        player = None
         if line.run < rounds:
             offending = line.tokens[-1 - line.run] if line.run < len(line.tokens) else line.text
             errors.append(
@@ -345,17 +345,12 @@ def parse_table(
                     f"not a round entry; every player line needs {rounds} round entries",
                 )
             )
-            continue
-        player = _split_player(line, rounds, ordinal, errors)
-        if player is None:
-            continue
-        line.entries = [_entry(t) for t in line.tokens[len(line.tokens) - rounds :]]
-        usable.append(line)
-        players.append(player)
-    if len(usable) != len(lines):
-        # Opponents of the broken lines cannot be checked: stop at the line errors.
-        errors.sort(key=lambda issue: issue.line)
-        return ParsedTable(header, tuple(players), (), (), rounds, tuple(warnings), tuple(errors))
+        else:
+            player = _split_player(line, rounds, ordinal, errors)
+        if player is not None:
+            line.entries = [_entry(t) for t in line.tokens[len(line.tokens) - rounds :]]
+        by_ordinal.append(player)
+    players = [p for p in by_ordinal if p is not None]
 
     _check_pins(players, errors)
     reduction = header.handicap_reduction
@@ -364,7 +359,7 @@ def parse_table(
         reduction = int(match.group(1)) if match else None
     if reduction is None:
         reduction = default_reduction
-    games, free = _pair(usable, players, rounds, reduction, errors, warnings)
+    games, free = _pair(lines, by_ordinal, rounds, reduction, errors, warnings)
     errors.sort(key=lambda issue: issue.line)
     return ParsedTable(
         header, tuple(players), tuple(games), tuple(free), rounds, tuple(warnings), tuple(errors)
@@ -390,6 +385,8 @@ def _pair(lines, players, rounds, reduction, errors, warnings):
     missing_reduction_reported = False
     for r in range(rounds):
         for i, line in enumerate(lines, start=1):
+            if not line.entries:
+                continue  # a broken line, already reported
             entry = line.entries[r]
             where = f"round {r + 1}: "
             if entry.opponent == 0:
@@ -402,6 +399,8 @@ def _pair(lines, players, rounds, reduction, errors, warnings):
                 errors.append(Issue(line.number, entry.token, where + what))
                 continue
             other = lines[entry.opponent - 1]
+            if not other.entries:
+                continue  # the opponent's line is broken: nothing to compare with
             back = other.entries[r]
             if back.opponent != i:
                 errors.append(
@@ -503,8 +502,10 @@ def _game(round_, i, entry, j, back, players, reduction) -> TableGame | None:
             stones = 0
         else:
             stones = min(max(abs(steps_i - steps_j) - reduction, 0), IMPLICIT_HANDICAP_MAX)
-        white_is_i = steps_i >= steps_j  # Black = the weaker grade
-        colours_known = steps_i != steps_j
+        # With stones, Black is the weaker grade; an even game written without colours keeps
+        # them unknown (White = the earlier line; colours do not matter to an even game's rating).
+        colours_known = stones > 0
+        white_is_i = steps_i >= steps_j if colours_known else True
     rated = (
         entry.separator != "!"
         and None not in scores
