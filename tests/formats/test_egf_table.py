@@ -225,10 +225,15 @@ def test_malformed_entries_and_lines_are_all_reported():
 
 
 def test_bad_header_tags():
-    header = "; CL[E]\n; DT[4.5.2024]\n; HA[x]\n; KM[six]\n; TM[1h]\n"
+    header = "; CL[E]\n; DT[4.5.2024]\n; HA[x]\n; KM[six]\n; TM[1h]\n; DT[2013-02-30]\n"
     t = h9.parse_table(table("1 A a 3d CZ Brno 0-", header=header))
     assert [e.line for e in t.errors] == [1, 2, 3, 4, 5]
     assert t.errors[0].text == "CL[E]"
+    assert [w.line for w in t.warnings] == [6]  # a second DT tag is ignored, with a warning
+    t = h9.parse_table(table("1 A a 3d CZ Brno 0-", header="; DT[2013-02-30]\n"))
+    assert [(e.line, e.text) for e in t.errors] == [(1, "DT[2013-02-30]")]
+    t = h9.parse_table(table("1 A a 3d CZ Brno 0-", header="; DT[2013-08-10,2013-07-28]\n"))
+    assert len(t.errors) == 1
 
 
 def test_bad_pin():

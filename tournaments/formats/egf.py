@@ -14,6 +14,7 @@ import re
 import sys
 from collections import Counter
 from dataclasses import dataclass, field
+from datetime import date
 from pathlib import Path
 
 EVEN_REDUCTION_FROM = 9  # setting EGF_EVEN_REDUCTION_FROM: reduction >= 9 means even games
@@ -41,11 +42,8 @@ class Issue:
     message: str
 
     def __str__(self) -> str:
-        return (
-            f"line {self.line}: {self.message} [{self.text}]"
-            if self.text
-            else (f"line {self.line}: {self.message}")
-        )
+        offending = f" [{self.text}]" if self.text else ""
+        return f"line {self.line}: {self.message}{offending}"
 
 
 class TableError(ValueError):
@@ -191,6 +189,16 @@ def _is_certain_entry(token: str) -> bool:
     return _entry(token) is not None and not re.fullmatch(r"\d+\?", token)
 
 
+def _is_date(text: str) -> bool:
+    if not _DATE.match(text):
+        return False
+    try:
+        date.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
+
+
 def _grade_steps(grade: str) -> int:
     number, kind = int(grade[:-1]), grade[-1]
     if kind == "k":
@@ -228,10 +236,10 @@ def _read_header(lines: list[tuple[int, str]], errors: list[Issue], warnings: li
         fields.update(place=place, country=country.strip() or None, city=city.strip() or None)
     if "DT" in values:
         dates = [d.strip() for d in values["DT"][1].split(",")]
-        if len(dates) in (1, 2) and all(_DATE.match(d) for d in dates):
+        if len(dates) in (1, 2) and all(map(_is_date, dates)) and dates[0] <= dates[-1]:
             fields.update(start_date=dates[0], end_date=dates[-1])
         else:
-            bad("DT", "dates must be YYYY-MM-DD[,YYYY-MM-DD]")
+            bad("DT", "dates must be YYYY-MM-DD[,YYYY-MM-DD], start before end")
     if "HA" in values:
         match = re.fullmatch(r"[hH]?(\d+)", values["HA"][1])
         if match:
