@@ -519,6 +519,16 @@ def _counted(named, original, opp_r, opp_rd, y, x, r0, params):
     return counted
 
 
+def _sum_by_player(player: np.ndarray, values: np.ndarray, n: int) -> np.ndarray:
+    """Per-player sums, bit for bit independent of the order of games and players (RULES §7).
+
+    Each player's values are added in ascending order; tied values are equal, so their order
+    cannot matter.
+    """
+    order = np.argsort(values)
+    return np.bincount(player[order], weights=values[order], minlength=n)
+
+
 def rate_arrays(a: PeriodArrays, params: Params | None = None) -> PeriodOutcome:
     params = params or Params()
     n = len(a.ids)
@@ -547,8 +557,8 @@ def rate_arrays(a: PeriodArrays, params: Params | None = None) -> PeriodOutcome:
     d1, d2 = game_terms(mu_all[player], (opp_r - 1500.0) / SCALE, opp_rd / SCALE, y, x, params)
 
     games = np.bincount(player, minlength=n)
-    sum_d1 = np.bincount(player, weights=d1, minlength=n)
-    sum_d2 = np.bincount(player, weights=d2, minlength=n)
+    sum_d1 = _sum_by_player(player, d1, n)
+    sum_d2 = _sum_by_player(player, d2, n)
     sigma = rd0 / SCALE
     sigma_new = np.sqrt(1.0 / (1.0 / (sigma * sigma) - sum_d2))
     mu_new = mu_all + sigma_new * sigma_new * sum_d1
