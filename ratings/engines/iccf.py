@@ -429,6 +429,7 @@ def start_of_period(
 # §1.3 steps (a)-(e) over many games --------------------------------------------------------------
 
 BLOCK = 8192  # entries per block: the temporaries of one block stay in the core's cache
+HALF_1_PLUS_BETA1 = (1 + BETA1) / 2
 
 
 def game_terms(
@@ -444,41 +445,68 @@ def game_terms(
     d2 = np.empty_like(mu)
     for start in range(0, mu.shape[0], BLOCK):
         part = slice(start, start + BLOCK)
-        d1[part], d2[part] = _terms_block(
-            mu[part], mu_j[part], sigma_j[part], y[part], x[part], params
+        _terms_block(
+            mu[part], mu_j[part], sigma_j[part], y[part], x[part], params, d1[part], d2[part]
         )
     return d1, d2
 
 
-def _terms_block(mu, mu_j, sigma_j, y, x, params: Params):
-    d1 = np.zeros_like(mu)
-    second = np.zeros_like(mu)
+def _terms_block(mu, mu_j, sigma_j, y, x, params: Params, d1, d2) -> None:
+    """Steps (c)-(e) for one block, written into d1 and d2.
+
+    Every probability is a ratio, so the numerators are taken relative to the win numerator:
+    loss/win = exp(m - mu - 2t), draw/win = exp(beta0 + (1 + beta1) mbar - mu - t), with the
+    colour term t = x (alpha0 + alpha1 mbar)/4, and (1 + beta1) mbar - mu = h (m - mu) + beta1 mu
+    with h = (1 + beta1)/2.
+    """
+    coloured = bool(params.alpha0 or params.alpha1)
+    gap_mean = mu_j - mu  # m - mu = gap_mean -/+ sigma_j
+    draw_base = BETA0 + BETA1 * mu
+    # the observed result's probability as a blend that picks one term: y = 1, 0.5, 0 give
+    # (1, 0, 0), (0, 1, 0), (0, 0, 1) -- cheaper than a masked select
+    pick_win = y * (2.0 * y - 1.0)
+    pick_draw = 4.0 * y * (1.0 - y)
+    pick_loss = (1.0 - y) * (1.0 - 2.0 * y)
     weight = np.zeros_like(mu)
-    is_win = y == 1.0
-    is_loss = y == 0.0
-    for m in (mu_j - sigma_j, mu_j + sigma_j):
-        mbar = (mu + m) * 0.5
-        # numerators relative to exp(mu), which cancels in every ratio
-        if params.alpha0 or params.alpha1:
-            colour = x * (params.alpha0 + params.alpha1 * mbar) * 0.25
-            win = np.exp(colour)
-            loss = np.exp(m - mu - colour)
-        else:
-            win = np.ones_like(mu)
-            loss = np.exp(m - mu)
-        draw = np.exp(BETA0 + (1 + BETA1) * mbar - mu)
-        total = win + draw + loss
-        pw = win / total
-        pd = draw / total
-        w1 = pw + 0.5 * pd
-        w2 = pw + 0.25 * pd
-        po = np.where(is_win, pw, np.where(is_loss, loss / total, pd))
-        gap = y - w1
+    d1[:] = 0.0
+    d2[:] = 0.0
+    for sign in (-1.0, 1.0):
+        gap = gap_mean + sign * sigma_j  # m - mu
+        draw = draw_base + HALF_1_PLUS_BETA1 * gap
+        if coloured:
+            t = x * (params.alpha0 + params.alpha1 * (mu + 0.5 * gap)) * 0.25
+            gap -= 2.0 * t
+            draw -= t
+        loss = np.exp(gap, out=gap)
+        draw = np.exp(draw, out=draw)
+        pw = draw + loss
+        pw += 1.0
+        np.divide(1.0, pw, out=pw)
+        pd = draw * pw
+        loss *= pw  # Pl
+        po = pick_loss * loss
+        loss = np.multiply(pick_draw, pd, out=loss)
+        po += loss
+        loss = np.multiply(pick_win, pw, out=loss)
+        po += loss
+        w1 = 0.5 * pd
+        w1 += pw
+        w2 = 0.25 * pd
+        w2 += pw
+        miss = y - w1  # y - w1
         weight += po
-        d1 += po * gap
-        second += po * (gap * gap - w2 + w1 * w1)
+        # D2 summand: y^2 - w2 + 2 w1 (w1 - y) = (y - w1)^2 + w1^2 - w2
+        w1 *= w1
+        w1 -= w2
+        np.multiply(miss, miss, out=w2)
+        w2 += w1
+        w2 *= po
+        d2 += w2
+        miss *= po
+        d1 += miss
     d1 /= weight
-    return d1, second / weight - d1 * d1
+    d2 /= weight
+    d2 -= d1 * d1
 
 
 # The period --------------------------------------------------------------------------------------
