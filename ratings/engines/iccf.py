@@ -160,8 +160,21 @@ class PlayerExplanation:
 # Validation --------------------------------------------------------------------------------------
 
 
+def _number(value: Any, where: str, *, positive: bool = False) -> float:
+    """jsonio.require_number, also for integers too large for a float (JSON allows them)."""
+    try:
+        return jsonio.require_number(value, where, positive=positive)
+    except OverflowError:
+        raise EngineInputError(where, "number out of range") from None
+
+
+def _result(value: Any, where: str) -> float:
+    _number(value, where)
+    return jsonio.require_result(value, where)
+
+
 def _check_number(value: Any, where: str, low: float, high: float, *, positive=False) -> None:
-    number = jsonio.require_number(value, where, positive=positive)
+    number = _number(value, where, positive=positive)
     if not low <= number <= high:
         raise EngineInputError(where, f"must lie in [{low:g}, {high:g}], not {value!r}")
 
@@ -232,7 +245,7 @@ def _validate_games(games: Sequence[Game], index: dict[str, int]) -> None:
                 _check_rating(start, f"{where}.{side}_start")
         if game.white == game.black:
             raise EngineInputError(where, f"player {game.white!r} plays against himself")
-        jsonio.require_result(game.result, f"{where}.result")
+        _result(game.result, f"{where}.result")
 
 
 def _validate_substitutions(
@@ -346,7 +359,7 @@ def to_arrays(
     validate_params(params)
     try:
         arrays = _bulk_arrays(players, games)
-    except (TypeError, ValueError):  # e.g. an unhashable id: let the detailed checks name it
+    except (TypeError, ValueError, OverflowError):  # let the detailed checks name the entry
         arrays = None
     if arrays is None:
         validate_period(players, games, substitutions, params)
@@ -649,7 +662,7 @@ def explain(
 
 def _optional(entry: dict, key: str, where: str) -> float | None:
     value = entry.get(key)
-    return None if value is None else jsonio.require_number(value, f"{where}.{key}")
+    return None if value is None else _number(value, f"{where}.{key}")
 
 
 def _only_keys(entry: dict, allowed: set[str], where: str) -> None:
@@ -666,7 +679,7 @@ def _params_from_json(raw: Any) -> Params:
     values = {}
     for key in ("alpha0", "alpha1", "c"):
         if key in raw:
-            values[key] = jsonio.require_number(raw[key], f"params.{key}")
+            values[key] = _number(raw[key], f"params.{key}")
     if "rd_cap" in raw:
         values["rd_cap"] = _optional(raw, "rd_cap", "params")
     return Params(**values)
@@ -701,7 +714,7 @@ def _game_from_json(raw: Any, where: str) -> Game:
     return Game(
         jsonio.require_id(raw["white"], f"{where}.white"),
         jsonio.require_id(raw["black"], f"{where}.black"),
-        jsonio.require_result(raw["result"], f"{where}.result"),
+        _result(raw["result"], f"{where}.result"),
         _optional(raw, "white_start", where),
         _optional(raw, "black_start", where),
     )
