@@ -154,21 +154,24 @@ def execute_run(*, run_id: int) -> RatingRun | None:
 def _write(run: RatingRun, result: dict, started: float) -> None:
     ctx, prepared, outcome = result["ctx"], result["prepared"], result["outcome"]
     mark = time.perf_counter()
+    input_digest = canonical_digest(prepared.engine_input)
+    output_digest = _output_digest(outcome)
+    result["stages"]["digest"] = time.perf_counter() - mark
+    mark = time.perf_counter()
     previous = {}
     if ctx.base_list is not None:
         previous = dict(ctx.base_list.entries.values_list("player_id", "rating"))
     rating_list = RatingList.objects.create(
         federation=run.federation, period=run.period, run=run, previous=ctx.base_list,
-        entry_count=sum(1 for e in outcome.entries if e.listed),
-        output_digest=_output_digest(outcome))
+        entry_count=sum(1 for e in outcome.entries if e.listed), output_digest=output_digest)
     persistence.write_entries(rating_list, outcome.entries, previous)
     persistence.write_event_ratings(run, outcome.event_ratings)
     persistence.write_norms(run, outcome.norms)
     _fault_pause()
     result["stages"]["write"] = time.perf_counter() - mark
     run.params = ctx.params
-    run.input_digest = canonical_digest(prepared.engine_input)
-    run.output_digest = rating_list.output_digest
+    run.input_digest = input_digest
+    run.output_digest = output_digest
     run.excluded_events = prepared.excluded + outcome.report.get("not_rated", [])
     run.report = {"events": [e.code for e in prepared.events], **outcome.report}
     run.stage_seconds = {k: round(v, 4) for k, v in result["stages"].items()}

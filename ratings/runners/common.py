@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date
+from typing import NamedTuple
 
 from federation.models import Federation
 from ratings.models import ListStatus, RatingEntry, RatingList, RatingPeriod
@@ -83,12 +84,30 @@ def base_list_for(federation: Federation, period: RatingPeriod) -> RatingList | 
     )
 
 
-def base_entries(base_list: RatingList | None) -> dict[int, RatingEntry]:
+class BaseEntry(NamedTuple):
+    """What a run reads of the list it continues from (plain tuples: 20,000 rows are cheap)."""
+
+    player_id: int
+    rating: float
+    rd: float | None
+    total_games: int
+    state: dict
+    provisional: bool
+    half_rating: bool
+    listed: bool
+
+
+def base_entries(base_list: RatingList | None) -> dict[int, BaseEntry]:
     if base_list is None:
         return {}
-    return {e.player_id: e for e in base_list.entries.all().only(
-        "player_id", "rating", "rd", "total_games", "state", "published_rating", "provisional",
-        "half_rating", "listed")}
+    rows = RatingEntry.objects.filter(rating_list=base_list).values_list(*BaseEntry._fields)
+    return {row[0]: BaseEntry(*row) for row in rows}
+
+
+def published_lists(federation: Federation) -> list[tuple[date, int]]:
+    """(valid_from, list id) of every published list, oldest first."""
+    return list(RatingList.objects.filter(federation=federation, status=ListStatus.PUBLISHED)
+                .order_by("period__valid_from", "id").values_list("period__valid_from", "id"))
 
 
 def published_list_valid_on(federation: Federation, day: date) -> RatingList | None:

@@ -25,7 +25,8 @@ def _run(world, code="2026Q1"):
     return services.run_now(federation=world["federation"], period_code=code)
 
 
-def test_requested_run_executes_and_writes_one_draft(iccf_world, django_capture_on_commit_callbacks):
+def test_requested_run_executes_and_writes_one_draft(iccf_world, eager_celery,
+                                                     django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
         run = services.request_run(federation=iccf_world["federation"], period_code="2026Q1")
     run.refresh_from_db()
@@ -33,7 +34,7 @@ def test_requested_run_executes_and_writes_one_draft(iccf_world, django_capture_
     drafts = RatingList.objects.filter(run=run)
     assert drafts.count() == 1 and drafts.get().status == ListStatus.DRAFT
     assert run.input_digest and run.output_digest and run.engine_version.startswith("iccf-")
-    assert set(run.stage_seconds) == {"read", "compute", "interpret", "write"}
+    assert set(run.stage_seconds) == {"read", "compute", "interpret", "digest", "write"}
     # Six players played; the sixth was unrated and is now rated from 1800/250.
     assert drafts.get().entries.count() == 6
     newcomer = drafts.get().entries.get(player=iccf_world["players"][5])
