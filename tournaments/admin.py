@@ -1,6 +1,7 @@
 from django.contrib import admin
 
 from federation.admin_base import AuditedAdmin, ScopedTabularInline
+from tournaments.admin_acceptability import AcceptabilityFilter, EventAcceptabilityMixin
 from tournaments.models import (
     Event,
     EventKind,
@@ -36,10 +37,12 @@ class ProblemInline(ScopedTabularInline):
 
 
 @admin.register(Event)
-class EventAdmin(AuditedAdmin):
+class EventAdmin(EventAcceptabilityMixin, AuditedAdmin):
     list_display = ["code", "name", "federation", "kind", "start", "end", "rating_class",
-                    "status"]
-    list_filter = ["federation", "kind", "status", "rating_class"]
+                    "status", "acceptability"]
+    list_filter = ["federation", "kind", "status", AcceptabilityFilter, "rating_class"]
+    # The status moves only through tournaments.services (rules checked, audited).
+    readonly_fields = ["status"]
     search_fields = ["code", "name", "location"]
     date_hierarchy = "end"
     list_select_related = ["federation"]

@@ -15,9 +15,10 @@ from django.utils import timezone
 
 from federation import audit
 from federation.permissions import is_rating_officer, visible_federation_ids
-from tournaments.acceptability import ATTESTATIONS
+from tournaments.acceptability import ATTESTATIONS, wfcc
 from tournaments.acceptability_report import evaluate_event, is_overridable
 from tournaments.models import AcceptanceOverride, Attestation, Event, EventStatus, Game
+from tournaments.selectors import event_facts
 
 
 def check_game_players(game: Game) -> None:
@@ -161,9 +162,16 @@ def mark_event_rated(*, event: Event, by=None, today: date | None = None) -> Eve
     return change_status(event=event, action="mark_rated", by=by, today=today)
 
 
-def record_attestation(*, event: Event, rule_id: str, by, note: str = "") -> Attestation:
+def record_attestation(
+    *, event: Event, rule_id: str, by, note: str = "", category: str | None = None
+) -> Attestation:
     """An official confirms what the data cannot prove (WFCC R3 quality, R12, KT; EGF
-    recognition), under his name and the date; audited in the same transaction."""
+    recognition), under his name and the date; audited in the same transaction.
+
+    ``WFCC-KT``: the representative determines the category (RULES §4.4 [A]); ``category``
+    (W40 ... O10, default the one proposed from the facts) and its KT are stored on the event.
+    """
+    note = note.strip()
     with transaction.atomic():
         event = _locked(event)
         _require_official(by, event, rating_officer=False)
@@ -178,18 +186,47 @@ def record_attestation(*, event: Event, rule_id: str, by, note: str = "") -> Att
             raise TransitionError(
                 f"{rule_id} is already attested for {event.code}", code="already_attested"
             )
-        attestation = Attestation.objects.create(
-            event=event, rule_id=rule_id, by=by, note=note.strip()
-        )
+        if rule_id == wfcc.ATTEST_KT:
+            _store_category(event, category, by)
+        attestation = Attestation.objects.create(event=event, rule_id=rule_id, by=by, note=note)
+        detail = f"{event.code}: {rule_id} — {keys[rule_id]}"
+        if rule_id == wfcc.ATTEST_KT:
+            detail += f": {event.rating_class} (KT {event.kt})"
         audit.record(
             actor=by,
             action="attest",
             obj=attestation,
             new=audit.snapshot(attestation),
-            message=f"{event.code}: {rule_id} — {keys[rule_id]}"
-            + (f" ({note.strip()})" if note.strip() else ""),
+            message=detail + (f" ({note})" if note else ""),
         )
     return attestation
+
+
+def _store_category(event: Event, category: str | None, by) -> None:
+    """The WFCC category the representative determined, and its KT, on the event (audited)."""
+    if category is None:
+        facts = event_facts(event).facts
+        if facts is None:
+            raise TransitionError(
+                "the event's facts are incomplete: name the category", code="no_category"
+            )
+        category = wfcc.propose_category(facts)[0]
+    if category not in wfcc.KT or category[0] != (event.solving_rules or "?"):
+        raise TransitionError(
+            f"{category!r} is no category for rules {event.solving_rules or 'unknown'}",
+            code="bad_category",
+        )
+    old = audit.snapshot(event)
+    event.rating_class, event.kt = category, wfcc.KT[category]
+    event.save(update_fields=["rating_class", "kt", "updated_at"])
+    audit.record(
+        actor=by,
+        action="change",
+        obj=event,
+        old=old,
+        new=audit.snapshot(event),
+        message=f"category {category} determined with the KT attestation",
+    )
 
 
 def record_override(
