@@ -289,6 +289,10 @@ class EventAcceptabilityMixin:
             else:
                 messages.success(request, f"{rule_id} attested for {event.code}.")
                 return HttpResponseRedirect(self._change_url(event))
+        rule = next((r for r in report.results if r.rule_id == rule_id), None)
+        prefix = "an official must attest that "
+        if rule is not None and rule.message.startswith(prefix):
+            what = rule.message.removeprefix(prefix)
         intro = f"You attest, under your name and today's date, that {what}."
         if kt is not None:
             intro += f" Proposed from the facts: {kt['category']} (KT {kt['kt']}): {kt['reason']}."
