@@ -138,7 +138,7 @@ class EventReport:
     def as_text(self) -> str:
         event = self.event
         lines = [
-            f"{event.code} {event.name} ({event.federation.code}, {self.system}, "
+            f"{event.code} {event.name} (federation {event.federation.code}, {self.system} rules, "
             f"status {event.status}) on {self.today}: {self.verdict}"
         ]
         width = max((len(r.rule_id) for r in self.results), default=0)

@@ -32,6 +32,8 @@ def _day(text: str) -> date:
 
 class Command(BaseCommand):
     help = "Check an event against its federation's acceptability rules (RULES.md §6)."
+    # A read-only report: its stderr carries only its own one-line error.
+    requires_system_checks = []
 
     def add_arguments(self, parser):
         parser.add_argument("code", help="the event's code, e.g. T261107Z")
