@@ -174,8 +174,12 @@ class EventAcceptabilityMixin:
                 and r.rule_id in report.attestable
             ):
                 attest_url = self._url("attest", event.pk, r.rule_id)
+            hint = ""
+            if r.status is Status.NEEDS_ATTESTATION and r.rule_id not in report.attestable:
+                hint = "record the date in the event's fields"
             rows.append(
                 {
+                    "hint": hint,
                     "result": r,
                     "label": STATUS_LABELS[r.status],
                     "css": "acc-" + r.status.value.replace("_", "-"),

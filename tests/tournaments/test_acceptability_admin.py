@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 import pytest
 from django.contrib.messages import get_messages
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
 from federation.models import AuditEvent
 from tests.tournaments import acceptability_world as w
@@ -211,3 +213,14 @@ def test_status_cannot_be_edited_in_the_change_form(client, world):
     event = world["failing"]
     page = client.get(url("change", event.pk)).content.decode()
     assert 'name="status"' not in page
+
+
+def test_a_missing_date_is_asked_for_in_the_event_form(client):
+    fed = w.federation("wfcc", "wfcc")
+    people = w.officials(fed)
+    soon = timezone.localdate() + timedelta(days=60)  # the panel judges as of today
+    event = w.wfcc_event(fed, announced_on=None, start=soon, end=soon)
+    client.force_login(people["director"])
+    html = client.get(url("change", event.pk)).content.decode()
+    row = html[html.index('data-rule="WFCC-R1"') : html.index('data-rule="WFCC-R2"')]
+    assert "needs attestation" in row and "record the date in the event&#x27;s fields" in row

@@ -10,7 +10,7 @@ import pytest
 from federation.demo.seed import seed_demo
 from federation.models import AuditEvent, Federation, Player
 from tests.tournaments.acceptability_world import publish_list
-from tournaments.acceptability_report import reports_for
+from tournaments.acceptability_report import evaluate_event, reports_for
 from tournaments.demo import attest_demo_events
 from tournaments.models import Event, EventStatus
 
@@ -54,3 +54,12 @@ def test_demo_has_a_failing_and_passing_events_in_every_federation():
             r.summary() for r in accepted if not r.acceptable
         ][:3]
     assert attest_demo_events() == 0  # idempotent
+
+
+def test_batch_reports_equal_one_report_per_event():
+    seed_demo(players=80, seed=11)
+    events = list(Event.objects.select_related("federation"))
+    batch = reports_for(events, today=TODAY)
+    for event in events:
+        single = evaluate_event(event, today=TODAY)
+        assert batch[event.pk].results == single.results, event.code
