@@ -8,9 +8,7 @@ from typing import NamedTuple
 
 from federation.models import Federation
 from ratings.models import ListStatus, RatingEntry, RatingList, RatingPeriod
-from tournaments.models import PLAYED_RESULTS, Event, EventStatus, Game
-
-RATEABLE_STATUSES = (EventStatus.ACCEPTED, EventStatus.RATED)
+from tournaments.models import PLAYED_RESULTS, Event, Game
 
 
 @dataclass
@@ -120,17 +118,21 @@ def published_list_valid_on(federation: Federation, day: date) -> RatingList | N
 
 
 def split_events(federation: Federation, events_in_window) -> tuple[list[Event], list[dict]]:
-    """Accepted (or already rated) events are rated; the others are reported as left out."""
-    included, excluded = [], []
-    for event in events_in_window:
-        if event.status in RATEABLE_STATUSES:
-            included.append(event)
-        else:
-            excluded.append({
-                "event": event.code, "name": event.name,
-                "reason": f"status is {event.get_status_display().lower()}; only accepted "
-                          "events are rated",
-            })
+    """Accepted (or already rated) events are rated; the others are reported as left out, with
+    the rules that block them (tournaments.selectors.events_for_rating)."""
+    from django.utils import timezone
+
+    from tournaments.selectors import events_for_rating
+
+    window = list(events_in_window)
+    order = {event.pk: index for index, event in enumerate(window)}
+    included, left_out = events_for_rating(
+        federation, Event.objects.filter(pk__in=order), timezone.localdate())
+    included.sort(key=lambda event: order[event.pk])
+    names = {event.pk: event.name for event in window}
+    excluded = [{"event": row["event_code"], "name": names[row["event_id"]],
+                 "reason": row["reason"]}
+                for row in sorted(left_out, key=lambda row: order[row["event_id"]])]
     return included, excluded
 
 

@@ -8,8 +8,7 @@ from datetime import date
 import pytest
 
 from federation.demo.seed import seed_demo
-from federation.models import AuditEvent, Federation, Player
-from tests.tournaments.acceptability_world import publish_list
+from federation.models import AuditEvent
 from tournaments.acceptability_report import evaluate_event, reports_for
 from tournaments.demo import attest_demo_events
 from tournaments.models import Event, EventStatus
@@ -33,17 +32,10 @@ def _verdicts():
 
 
 def test_demo_has_a_failing_and_passing_events_in_every_federation():
+    # seed_demo imports the WFCC starting list (R2 counts its full ratings) and records the
+    # attestations the accepted demo events need.
     seed_demo(players=80, seed=7)
-    # WFCC R2 needs 10 solvers with a full rating on the list valid at the start: the demo's
-    # rating run publishes it; here a list of every WFCC demo player stands in for it.
-    wfcc = Federation.objects.get(code="wfcc")
-    publish_list(
-        wfcc,
-        {p: 2000 for p in Player.objects.filter(federation=wfcc)},
-        valid_from=date(2025, 10, 1),
-    )
-    recorded = attest_demo_events()
-    assert recorded == AuditEvent.objects.filter(action="attest").count() > 0
+    assert AuditEvent.objects.filter(action="attest").exists()
     by_system = _verdicts()
     for system, code in FAILING.items():
         reports = by_system[system]
