@@ -2,6 +2,7 @@ from django.contrib import admin
 
 from federation.admin_base import AuditedAdmin, ScopedTabularInline
 from tournaments.admin_acceptability import AcceptabilityFilter, EventAcceptabilityMixin
+from tournaments.admin_egf_import import EgfImportMixin
 from tournaments.models import (
     Event,
     EventKind,
@@ -44,7 +45,7 @@ class ProblemInline(ScopedTabularInline):
 
 
 @admin.register(Event)
-class EventAdmin(EventAcceptabilityMixin, AuditedAdmin):
+class EventAdmin(EgfImportMixin, EventAcceptabilityMixin, AuditedAdmin):
     list_display = [
         "code",
         "name",
