@@ -226,7 +226,7 @@ class PlayerExplanation:
 
 
 def _check_class(value: Any, where: str) -> float:
-    if value not in CLASS_WEIGHTS:
+    if not isinstance(value, str) or value not in CLASS_WEIGHTS:  # a list is unhashable
         raise EngineInputError(where, f"class must be one of A, B, C, D, not {value!r}")
     return CLASS_WEIGHTS[value]
 

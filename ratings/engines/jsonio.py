@@ -13,6 +13,23 @@ def _reject_constant(name: str) -> Any:
     raise EngineInputError("input", f"{name} is not a number JSON allows")
 
 
+MAX_INTEGER_DIGITS = 30  # far beyond any rating, count or id written as a number
+
+
+def _parse_int(text: str) -> int:
+    # Checked before int(): Python refuses to convert more than 4300 digits with a ValueError.
+    if len(text.lstrip("-")) > MAX_INTEGER_DIGITS:
+        raise EngineInputError("input", f"a {len(text)}-digit integer is not a number we use")
+    return int(text)
+
+
+def _parse_float(text: str) -> float:
+    number = float(text)
+    if not math.isfinite(number):
+        raise EngineInputError("input", f"{text[:40]} is out of the range of numbers")
+    return number
+
+
 def loads(text: str | bytes) -> Any:
     if isinstance(text, bytes):
         try:
@@ -22,7 +39,8 @@ def loads(text: str | bytes) -> Any:
     if not text.strip():
         raise EngineInputError("input", "empty")
     try:
-        return json.loads(text, parse_constant=_reject_constant)
+        return json.loads(text, parse_constant=_reject_constant, parse_int=_parse_int,
+                          parse_float=_parse_float)
     except json.JSONDecodeError as exc:
         raise EngineInputError(
             "input", f"malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"

@@ -618,9 +618,14 @@ def _optional_number(obj: dict, key: str, where: str) -> float | None:
     return None if obj.get(key) is None else jsonio.require_number(obj[key], f"{where}.{key}")
 
 
+MAX_COUNT = 10**9  # games a player has played: far beyond any real count
+
+
 def _require_count(value: Any, where: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise EngineInputError(where, f"must be a whole number, not {value!r}")
+    if value > MAX_COUNT:  # beyond int64 NumPy would raise OverflowError
+        raise EngineInputError(where, f"must be at most {MAX_COUNT:,}, not {value!r}")
     return value
 
 
