@@ -7,6 +7,7 @@ A table with any error saves nothing.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
@@ -108,20 +109,71 @@ def preview_import(*, federation: Federation, data: bytes, filename: str,
         location=header.city or header.place or "", rounds=table.rounds, players=[],
         games=list(table.games), free_rounds=list(table.free_rounds),
         warnings=[str(w) for w in table.warnings], errors=errors, table=table)
+    preview.errors += _storage_errors(table, code)
     if not table.players:
         return preview
     preview.players = _match_players(federation, table.players)
+    preview.errors += _new_id_errors(federation, preview)
     return preview
+
+
+# What the database can hold (Event.code, Game.handicap and Game.round columns): a table beyond
+# them is refused here with a message, not by a database error (a server error in the admin).
+MAX_CODE = 40
+MAX_HANDICAP = 30
+MAX_ROUNDS = 32767
+
+
+def _storage_errors(table: egf_format.ParsedTable, code: str) -> list[str]:
+    errors = []
+    if len(code) > MAX_CODE:
+        errors.append(f"line 0: the event code {code[:50]!r} (TC tag or file name) is longer "
+                      f"than {MAX_CODE} characters")
+    if table.rounds > MAX_ROUNDS:
+        errors.append(f"line 0: {table.rounds} rounds; the site stores at most {MAX_ROUNDS}")
+    lines = {p.ordinal: p.line for p in table.players}
+    for game in table.games:
+        if game.handicap > MAX_HANDICAP:
+            errors.append(f"line {lines.get(game.white, 0)}: round {game.round}: "
+                          f"{game.handicap} handicap stones; the site stores at most "
+                          f"{MAX_HANDICAP}")
+    return errors
+
+
+def new_player_id(event_code: str, ordinal: int) -> str:
+    """The federation id of a player the table gives no PIN: event code and line ordinal,
+    cut to what Player.federation_player_id holds (20 characters of letters, digits, . _ -)."""
+    suffix = f"-{ordinal}"
+    base = re.sub(r"[^A-Za-z0-9_.-]", "", event_code) or "egf"
+    return base[: 20 - len(suffix)] + suffix
+
+
+def _new_id_errors(federation: Federation, preview: ImportPreview) -> list[str]:
+    wanted = {new_player_id(preview.event_code, m.ordinal): m for m in preview.new_players
+              if not m.pin}
+    taken = _chunked(Player.objects.filter(federation=federation), "federation_player_id__in",
+                     set(wanted))
+    return [f"line 0: player {wanted[p.federation_player_id].name!r} has no EGD PIN and the id "
+            f"{p.federation_player_id!r} made for him is already another player's; add the PIN "
+            "to the file" for p in taken]
+
+
+def _chunked(queryset, lookup: str, values: set[str], size: int = 500):
+    """Rows matching ``lookup`` in ``values``, a few hundred values per query: a 10 MB table
+    names 200,000 players, beyond SQLite's limit of variables in one statement."""
+    ordered = sorted(values)
+    for start in range(0, len(ordered), size):
+        yield from queryset.filter(**{lookup: ordered[start:start + size]})
 
 
 def _match_players(federation: Federation, players) -> list[PlayerMatch]:
     pins = {p.pin for p in players if p.pin}
+    mine = Player.objects.filter(federation=federation)
     by_pin = {p.federation_player_id: p for p in
-              Player.objects.filter(federation=federation, federation_player_id__in=pins)}
+              _chunked(mine, "federation_player_id__in", pins)}
     surnames = {p.surname.lower() for p in players}
     by_name = {}
-    for candidate in Player.objects.filter(federation=federation,
-                                           surname__in={p.surname for p in players}):
+    for candidate in _chunked(mine, "surname__in", {p.surname for p in players}):
         if candidate.surname.lower() in surnames:
             key = (candidate.surname.lower(), candidate.given_name.lower(), candidate.country)
             by_name.setdefault(key, candidate)
@@ -149,7 +201,7 @@ def confirm_import(*, federation: Federation, data: bytes, filename: str, by=Non
         raise ImportRefused(preview.errors)
     header = preview.table.header
     event = Event.objects.create(
-        federation=federation, name=preview.event_name[:200], code=preview.event_code[:40],
+        federation=federation, name=preview.event_name[:200], code=preview.event_code,
         kind=EventKind.INDIVIDUAL, status=EventStatus.DRAFT, start=preview.start,
         end=preview.end, rating_class=preview.rating_class, location=preview.location[:200],
         handicap_reduction=header.handicap_reduction,
@@ -163,7 +215,8 @@ def confirm_import(*, federation: Federation, data: bytes, filename: str, by=Non
         if player is None:
             player = Player.objects.create(
                 federation=federation,
-                federation_player_id=match.pin or f"{preview.event_code}-{match.ordinal}",
+                federation_player_id=match.pin or new_player_id(preview.event_code,
+                                                                match.ordinal),
                 surname=match.surname.replace("_", " ")[:100],
                 given_name=match.first_name.replace("_", " ")[:100],
                 country=match.country if len(match.country) == 2 and match.country != "XX"

@@ -20,14 +20,20 @@ from pathlib import Path
 EVEN_REDUCTION_FROM = 9  # setting EGF_EVEN_REDUCTION_FROM: reduction >= 9 means even games
 IMPLICIT_HANDICAP_MAX = 9  # setting EGF_IMPLICIT_HANDICAP_MAX
 
-_PLAYED = re.compile(r"^(\d+)([+\-=?])(?:([/!])([bwBW?])?(\d+)?)?$")
+# ASCII digits, bounded: str.isdigit() accepts "²" (int() then fails) and int() refuses more than
+# 4300 digits; a longer number is simply not a round entry, a place or a tag value.
+_PLAYED = re.compile(r"^([0-9]{1,6})([+\-=?])(?:([/!])([bwBW?])?([0-9]{1,4})?)?$")
 _FREE = re.compile(r"^0([+\-=])(0)?$")
-_RANK = re.compile(r"^(\d{1,2})([kKdDpP]?)$")
+_RANK = re.compile(r"^([0-9]{1,2})([kKdDpP]?)$")
 _TAG = re.compile(r"\b([A-Z]{2})\[([^\]]*)\]")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _EXTENSION = re.compile(r"\.h(\d+)$", re.IGNORECASE)
 _COUNTRY = re.compile(r"^[A-Za-z]{2}$")
 _CRITERION = re.compile(r"^-?\d+(?:[.,]\d+)?\??$")
+_PLACE = re.compile(r"^[0-9]{1,6}$")
+_ENTRY_SHAPE = re.compile(r"^[0-9]+[+\-=?](?:[/!][bwBW?]?[0-9]*)?$")  # any size of number
+_PIN = re.compile(r"^[0-9]{1,20}$")  # EGD PINs have 8 digits; the site stores up to 20
+_KOMI = re.compile(r"^-?[0-9]{1,3}(?:[.,][0-9]{1,2})?$")
 
 
 # ------------------------------------------------------------------------------------- data types
@@ -241,18 +247,19 @@ def _read_header(lines: list[tuple[int, str]], errors: list[Issue], warnings: li
         else:
             bad("DT", "dates must be YYYY-MM-DD[,YYYY-MM-DD], start before end")
     if "HA" in values:
-        match = re.fullmatch(r"[hH]?(\d+)", values["HA"][1])
+        match = re.fullmatch(r"[hH]?([0-9]{1,2})", values["HA"][1])
         if match:
             fields["handicap_reduction"] = int(match.group(1))
         else:
             bad("HA", "handicap reduction must be hN")
     if "KM" in values:
-        try:
+        # float() alone would take "nan", "inf" and "1e999".
+        if _KOMI.match(values["KM"][1]):
             fields["komi"] = float(values["KM"][1].replace(",", "."))
-        except ValueError:
-            bad("KM", "komi must be a number")
+        else:
+            bad("KM", "komi must be a number such as 6.5 or 0.5")
     if "TM" in values:
-        if values["TM"][1].isdigit():
+        if re.fullmatch(r"[0-9]{1,5}", values["TM"][1]):
             fields["adjusted_time"] = int(values["TM"][1])
         else:
             bad("TM", "adjusted time must be whole minutes")
@@ -265,8 +272,12 @@ def _read_header(lines: list[tuple[int, str]], errors: list[Issue], warnings: li
 
 def _split_player(line: _Line, rounds: int, ordinal: int, errors: list[Issue]) -> Player | None:
     head = line.tokens[: len(line.tokens) - rounds]
+    oversized = [t for t in head if _ENTRY_SHAPE.match(t) and _entry(t) is None]
+    if oversized:
+        errors.append(Issue(line.number, oversized[0], "a round entry with an impossible number"))
+        return None
     place = None
-    if head and head[0].isdigit():
+    if head and _PLACE.match(head[0]):
         place = int(head[0])
         head = head[1:]
     rank_at = next((i for i, t in enumerate(head) if i > 0 and _RANK.match(t)), None)
@@ -323,8 +334,8 @@ def parse_table(
             if bar:
                 errors.append(Issue(number, raw.strip(), "a PIN without a player"))
             continue
-        if pin is not None and not pin.isdigit():
-            errors.append(Issue(number, f"|{pin}", "EGD PIN must be digits"))
+        if pin is not None and not _PIN.match(pin):
+            errors.append(Issue(number, f"|{pin}", "EGD PIN must be digits (at most 20)"))
             pin = None
         lines.append(_Line(number, body, tokens, pin))
     header = _read_header(comments, errors, warnings)
