@@ -9,6 +9,8 @@ federation can neither see nor choose another federation's rows. Superusers see 
 from __future__ import annotations
 
 from django.contrib import admin
+from django.contrib.admin.utils import NotRelationField, get_fields_from_path
+from django.core.exceptions import FieldDoesNotExist
 from django.db.models import Model, QuerySet
 from django.http import Http404
 
@@ -96,6 +98,18 @@ def federation_id_of(obj: Model) -> int | None:
     return current.pk
 
 
+def _related_only(model: type[Model], item):
+    if not isinstance(item, str):
+        return item
+    try:
+        fields = get_fields_from_path(model, item)
+    except (FieldDoesNotExist, NotRelationField):
+        return item
+    if fields[-1].is_relation:
+        return (item, admin.RelatedOnlyFieldListFilter)
+    return item
+
+
 class _ScopingMixin:
     def get_queryset(self, request):
         return scope_queryset(super().get_queryset(request), request.user)
@@ -111,6 +125,11 @@ class _ScopingMixin:
         if field is not None and hasattr(field, "queryset"):
             field.queryset = scope_queryset(field.queryset, request.user)
         return field
+
+    def get_list_filter(self, request):
+        """A plain filter on a relation lists every row of the related table (all federations'
+        names in the sidebar); offer only the values present in the scoped change list."""
+        return [_related_only(self.model, item) for item in super().get_list_filter(request)]
 
     def _is_official(self, request) -> bool:
         ids = visible_federation_ids(request.user)
