@@ -273,7 +273,9 @@ def reap_stuck_runs(*, older_than: timedelta | None = None) -> int:
     """Re-queue runs still queued long after they were requested (their message was lost)."""
     from ratings import tasks
 
-    older_than = older_than or timedelta(minutes=15)
+    from django.conf import settings
+
+    older_than = older_than or timedelta(seconds=settings.RATING_RUN_REAP_AFTER_SECONDS)
     stuck = list(RatingRun.objects.filter(status__in=ACTIVE_RUN_STATUSES,
                                           requested_at__lt=timezone.now() - older_than)
                  .values_list("id", flat=True))
