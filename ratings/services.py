@@ -271,9 +271,9 @@ def mark_needs_rerun(*, event_id: int, reason: str) -> int:
 
 def reap_stuck_runs(*, older_than: timedelta | None = None) -> int:
     """Re-queue runs still queued long after they were requested (their message was lost)."""
-    from ratings import tasks
-
     from django.conf import settings
+
+    from ratings import tasks
 
     older_than = older_than or timedelta(seconds=settings.RATING_RUN_REAP_AFTER_SECONDS)
     stuck = list(RatingRun.objects.filter(status__in=ACTIVE_RUN_STATUSES,
