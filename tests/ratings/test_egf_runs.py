@@ -69,3 +69,25 @@ def test_grade_jump_of_two_resets_to_the_new_grade(egf):
     run = services.run_now(federation=federation, period_code="2025-02")
     assert run.event_ratings.get(player=k1).before == 800.0  # 13k nominal, not his old rating
     assert run.event_ratings.get(player=k2).before != 600.0  # k2 carries his rating
+
+
+def test_snapshot_length_comes_from_the_federation_calendar(egf):
+    federation, (k1, k2, d1, d2) = egf
+    federation.params = {"calendar": {"egf_snapshot_months": 3}}
+    federation.save()
+    _tournament(federation, "T-JAN", date(2025, 1, 11), [(k1, k2, "1-0")])
+    _tournament(federation, "T-MAR", date(2025, 3, 29), [(d1, d2, "1-0")])
+    run = services.run_now(federation=federation, period_code="2025-01")
+    assert (run.period.starts_on, run.period.ends_on) == (date(2025, 1, 1), date(2025, 3, 31))
+    assert run.report["events"] == ["T-JAN", "T-MAR"]
+
+
+def test_federation_params_are_validated(egf):
+    from django.core.exceptions import ValidationError
+
+    federation, _ = egf
+    for bad in ({"calendar": {"egf_snapshot_months": 13}}, {"rd_cap": 120},
+                {"calendar": {"weekly": True}}):
+        federation.params = bad
+        with pytest.raises(ValidationError):
+            federation.full_clean()
