@@ -56,8 +56,18 @@ def canonical_digest(data) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+def calendar_of(federation: Federation) -> periods.CalendarParams:
+    """The federation's calendar settings: ``params["calendar"]`` (e.g. egf_snapshot_months)."""
+    return periods.CalendarParams(**(federation.params or {}).get("calendar", {}))
+
+
+def engine_params_of(federation: Federation) -> dict:
+    """The engine's parameters: ``params["engine"]`` (e.g. {"rd_cap": 120, "epsilon": 0.016})."""
+    return dict((federation.params or {}).get("engine", {}))
+
+
 def ensure_period(*, federation: Federation, code: str) -> RatingPeriod:
-    spec = periods.period_by_code(federation.system, code)
+    spec = periods.period_by_code(federation.system, code, params=calendar_of(federation))
     period, _ = RatingPeriod.objects.get_or_create(
         federation=federation, code=spec.code,
         defaults=dict(starts_on=spec.starts_on, ends_on=spec.ends_on,
@@ -94,7 +104,7 @@ def request_run(*, federation: Federation, period_code: str, by=None,
 def _compute(run: RatingRun) -> dict:
     federation, period = run.federation, run.period
     module = runner_for(federation.system)
-    params = dict(federation.params or {})
+    params = engine_params_of(federation)
     ctx = Context(federation, period, base_list_for(federation, period), params)
     stages = {}
     started = time.perf_counter()
@@ -271,9 +281,11 @@ def mark_needs_rerun(*, event_id: int, reason: str) -> int:
 
 def reap_stuck_runs(*, older_than: timedelta | None = None) -> int:
     """Re-queue runs still queued long after they were requested (their message was lost)."""
+    from django.conf import settings
+
     from ratings import tasks
 
-    older_than = older_than or timedelta(minutes=15)
+    older_than = older_than or timedelta(seconds=settings.RATING_RUN_REAP_AFTER_SECONDS)
     stuck = list(RatingRun.objects.filter(status__in=ACTIVE_RUN_STATUSES,
                                           requested_at__lt=timezone.now() - older_than)
                  .values_list("id", flat=True))
@@ -322,7 +334,8 @@ def schedule_due_runs(*, today: date) -> list[RatingRun]:
     """Open and queue each federation's due periods (oldest first; one per federation)."""
     runs = []
     for federation in Federation.objects.all():
-        due = periods.due_periods(federation.system, last_rated_code(federation), today)
+        due = periods.due_periods(federation.system, last_rated_code(federation), today,
+                                  params=calendar_of(federation))
         if due:
             runs.append(request_run(federation=federation, period_code=due[0].code))
     return runs

@@ -218,3 +218,20 @@ def test_late_result_rolls_into_the_next_period(iccf_world):
     next_run = _run(iccf_world, "2026Q2")
     assert next_run.report["late_count"] == 1
     assert len(_engine_input(next_run)["games"]) == 1
+
+
+def test_reaper_requeues_runs_whose_message_was_lost(iccf_world, eager_celery):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    run = services.request_run(federation=iccf_world["federation"], period_code="2026Q1",
+                               enqueue=False)  # as if the broker lost the message
+    assert services.reap_stuck_runs() == 0  # too young to be stuck
+    RatingRun.objects.filter(pk=run.pk).update(
+        requested_at=timezone.now() - timedelta(hours=1))
+    assert services.reap_stuck_runs() == 1
+    run.refresh_from_db()
+    assert run.status == RunStatus.SUCCEEDED
+    assert RatingList.objects.filter(run=run).count() == 1
+    assert services.reap_stuck_runs() == 0
