@@ -188,3 +188,18 @@ def test_header_values_python_would_misread(tmp_path, tag):
     path.write_text(f"; CL[A]\n; {tag}\n")
     outcome = run_main(main, [str(path)])
     assert outcome.code == 2 and outcome.stderr.startswith("line 2: ")
+
+
+def test_control_characters_are_refused_before_the_database_sees_them(egf, tmp_path):
+    """A NUL in a name reached PostgreSQL ("text fields cannot contain NUL"): a server error."""
+    table = SEED.replace("Novak", "No\x00vak")
+    with pytest.raises(ImportRefused, match=r"line 8: control character U\+0000"):
+        confirm_import(federation=egf, data=table.encode(), filename="t.h9")
+    assert Event.objects.count() == 0
+
+
+def test_a_table_without_player_lines_is_refused(tmp_path):
+    path = tmp_path / "t.h9"
+    path.write_text("; CL[A]\n; DT[2024-01-01]\n")
+    outcome = run_main(main, [str(path)])
+    assert (outcome.code, outcome.stderr) == (2, "line 0: no player lines\n")

@@ -30,6 +30,7 @@ _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _EXTENSION = re.compile(r"\.h(\d+)$", re.IGNORECASE)
 _COUNTRY = re.compile(r"^[A-Za-z]{2}$")
 _CRITERION = re.compile(r"^-?\d+(?:[.,]\d+)?\??$")
+_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1b\x7f]")
 _PLACE = re.compile(r"^[0-9]{1,6}$")
 _ENTRY_SHAPE = re.compile(r"^[0-9]+[+\-=?](?:[/!][bwBW?]?[0-9]*)?$")  # any size of number
 _PIN = re.compile(r"^[0-9]{1,20}$")  # EGD PINs have 8 digits; the site stores up to 20
@@ -324,6 +325,10 @@ def parse_table(
     comments: list[tuple[int, str]] = []
     lines: list[_Line] = []
     for number, raw in enumerate(decode(text).splitlines(), start=1):
+        control = _CONTROL.search(raw)
+        if control:  # NUL and friends: no table has them, and PostgreSQL text cannot hold NUL
+            errors.append(Issue(number, "", f"control character U+{ord(control.group()):04X}"))
+            continue
         body, semicolon, comment = raw.partition(";")
         if semicolon:
             comments.append((number, comment))
@@ -339,6 +344,8 @@ def parse_table(
             pin = None
         lines.append(_Line(number, body, tokens, pin))
     header = _read_header(comments, errors, warnings)
+    if not lines and not errors:
+        errors.append(Issue(0, "", "no player lines"))
 
     # Round entries: the trailing run of entry-like tokens; the count is the longest "certain" run.
     certain = 0
