@@ -8,11 +8,17 @@ from federation import audit
 from federation.permissions import FederationScopedAdmin, FederationScopedInline
 
 
+def _locked(obj):
+    return type(obj).objects.select_for_update().filter(pk=obj.pk).first()
+
+
 class AuditedAdmin(FederationScopedAdmin):
     """Every save and delete through the admin writes an AuditEvent in the same transaction."""
 
     def save_model(self, request, obj, form, change):
-        old = audit.snapshot(type(obj).objects.filter(pk=obj.pk).first()) if change else {}
+        # The row is locked until the admin's transaction commits: a second official saving the
+        # same object waits, then records the first one's values as "old" (a true audit chain).
+        old = audit.snapshot(_locked(obj)) if change else {}
         super().save_model(request, obj, form, change)
         audit.record(
             actor=request.user, action="change" if change else "create",
@@ -32,7 +38,7 @@ class AuditedAdmin(FederationScopedAdmin):
 
     def save_formset(self, request, form, formset, change):
         olds = {
-            f.instance.pk: audit.snapshot(type(f.instance).objects.filter(pk=f.instance.pk).first())
+            f.instance.pk: audit.snapshot(_locked(f.instance))
             for f in formset.forms
             if f.instance.pk is not None and f.has_changed()
         }

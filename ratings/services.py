@@ -245,9 +245,18 @@ def publish_list(*, list_id: int, by=None) -> RatingList:
     rating_list.published_by = by if by is not None and by.is_authenticated else None
     rating_list.supersedes = superseded
     rating_list.save()
-    RatingPeriod.objects.filter(pk=rating_list.period_id).update(needs_rerun=False,
-                                                                 needs_rerun_reason="")
-    from tournaments.models import Event
+    from tournaments.models import Event, Game
+
+    # A result saved after the run started is not in this list (the run read the old one): keep
+    # the period marked for a re-run instead of clearing the mark.
+    changed = (Game.objects.filter(event__federation=rating_list.federation,
+                                   event__code__in=rating_list.run.report.get("events", []),
+                                   updated_at__gt=rating_list.run.started_at)
+               .select_related("event").first() if rating_list.run.started_at else None)
+    RatingPeriod.objects.filter(pk=rating_list.period_id).update(
+        needs_rerun=changed is not None,
+        needs_rerun_reason=f"a result of {changed.event.code} changed while "
+                           f"{rating_list.period.code} was being rated" if changed else "")
 
     Event.objects.filter(code__in=rating_list.run.report.get("events", []),
                          federation=rating_list.federation,
