@@ -17,7 +17,7 @@ import time
 from datetime import date, timedelta
 from pathlib import Path
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from federation import audit
@@ -157,6 +157,7 @@ def execute_run(*, run_id: int) -> RatingRun | None:
             return run
     except Exception as error:  # recorded on the run; nothing of the run was written
         logger.exception("rating run %s failed", run_id)
+        _reset_broken_connection()
         _record_failure(run_id, error)
         return RatingRun.objects.get(pk=run_id)
 
@@ -192,10 +193,18 @@ def _write(run: RatingRun, result: dict, started: float) -> None:
     run.save()
 
 
-def _fault_pause() -> None:
-    """Fault injection for the worker-kill test: with RATING_RUN_FAULT_PAUSE_FILE set, the first
-    run to get here (in any process) creates that file and sleeps mid-write, before commit."""
-    marker = os.environ.get("RATING_RUN_FAULT_PAUSE_FILE")
+def _reset_broken_connection() -> None:
+    """A connection dropped mid-run (database restarted, backend terminated) cannot record the
+    failure; outside any caller's transaction, drop it so the next query reconnects."""
+    if not connection.in_atomic_block:
+        connection.close_if_unusable_or_obsolete()
+
+
+def _fault_pause(variable: str = "RATING_RUN_FAULT_PAUSE_FILE") -> None:
+    """Fault injection for the worker-kill tests: with the variable set to a file name, the first
+    run (or publication, RATING_PUBLISH_FAULT_PAUSE_FILE) to get here, in any process, creates
+    that file and sleeps before commit."""
+    marker = os.environ.get(variable)
     if not marker:
         return
     try:
@@ -261,6 +270,7 @@ def publish_list(*, list_id: int, by=None) -> RatingList:
     Event.objects.filter(code__in=rating_list.run.report.get("events", []),
                          federation=rating_list.federation,
                          status=EventStatus.ACCEPTED).update(status=EventStatus.RATED)
+    _fault_pause("RATING_PUBLISH_FAULT_PAUSE_FILE")
     audit.record(actor=by, action="publish", obj=rating_list,
                  message=f"published {rating_list.entry_count} entries for "
                          f"{rating_list.period.code}"
