@@ -17,7 +17,7 @@ import time
 from datetime import date, timedelta
 from pathlib import Path
 
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from federation import audit
@@ -157,7 +157,6 @@ def execute_run(*, run_id: int) -> RatingRun | None:
             return run
     except Exception as error:  # recorded on the run; nothing of the run was written
         logger.exception("rating run %s failed", run_id)
-        _reset_broken_connection()
         _record_failure(run_id, error)
         return RatingRun.objects.get(pk=run_id)
 
@@ -191,13 +190,6 @@ def _write(run: RatingRun, result: dict, started: float) -> None:
     run.duration_seconds = time.perf_counter() - started
     run.error = ""
     run.save()
-
-
-def _reset_broken_connection() -> None:
-    """A connection dropped mid-run (database restarted, backend terminated) cannot record the
-    failure; outside any caller's transaction, drop it so the next query reconnects."""
-    if not connection.in_atomic_block:
-        connection.close_if_unusable_or_obsolete()
 
 
 def _fault_pause(variable: str = "RATING_RUN_FAULT_PAUSE_FILE") -> None:
