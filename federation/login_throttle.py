@@ -25,7 +25,15 @@ def _key(kind: str, value: str) -> str:
 
 
 def client_address(request) -> str:
-    return request.META.get("REMOTE_ADDR", "") if request is not None else ""
+    """REMOTE_ADDR; behind the trusted reverse proxy of production (SECURE_PROXY_SSL_HEADER set),
+    REMOTE_ADDR is the proxy itself, so the last X-Forwarded-For entry (the one the proxy added,
+    which a client cannot forge) is the client."""
+    if request is None:
+        return ""
+    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+    if forwarded and getattr(settings, "SECURE_PROXY_SSL_HEADER", None):
+        return forwarded.split(",")[-1].strip()
+    return request.META.get("REMOTE_ADDR", "")
 
 
 def _counters(request, username: str) -> list[tuple[str, int]]:

@@ -89,3 +89,10 @@ def test_usernames_are_counted_case_insensitively_and_never_stored_in_clear():
     key = login_throttle._key("user", "officer")
     assert cache.get(key) == 1
     assert "officer" not in key
+
+
+def test_behind_the_proxy_the_address_is_the_last_forwarded_one(rf, settings):
+    request = rf.post("/", REMOTE_ADDR="10.0.0.254", HTTP_X_FORWARDED_FOR="6.6.6.6, 192.0.2.7")
+    assert login_throttle.client_address(request) == "10.0.0.254"  # no proxy declared
+    settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    assert login_throttle.client_address(request) == "192.0.2.7"  # "6.6.6.6" was the client's
