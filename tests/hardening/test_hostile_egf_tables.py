@@ -9,6 +9,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -203,3 +204,24 @@ def test_a_table_without_player_lines_is_refused(tmp_path):
     path.write_text("; CL[A]\n; DT[2024-01-01]\n")
     outcome = run_main(main, [str(path)])
     assert (outcome.code, outcome.stderr) == (2, "line 0: no player lines\n")
+
+
+@pytest.mark.skipif(not os.environ.get("HARDEN_SLOW"), reason="set HARDEN_SLOW=1 (about 20 s)")
+def test_ten_megabytes_of_player_lines_exit_2_within_a_request_timeout(tmp_path):
+    from tests.hardening.hostile_tables import ten_megabytes_of_players
+
+    path = tmp_path / "t.h9"
+    path.write_bytes(ten_megabytes_of_players())
+    started = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-m", "tournaments.formats.egf", str(path)],
+        capture_output=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    seconds = time.perf_counter() - started
+    print(
+        f"10 MB of player lines: exit {done.returncode} in {seconds:.1f} s, "
+        f"{len(done.stderr.splitlines())} error lines"
+    )
+    assert done.returncode == 2 and done.stdout == b"" and seconds < 60
