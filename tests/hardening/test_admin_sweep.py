@@ -9,15 +9,20 @@ discard), view-on-site, list filters and query strings.
 
 from __future__ import annotations
 
+import base64
 from collections import Counter
 
 import pytest
 from django.contrib import admin
 from django.contrib.contenttypes.models import ContentType
+from django.core import signing
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import NoReverseMatch, reverse
 
+from federation.models import Federation
 from tests.hardening.hostile_tables import SEED
+from tournaments.admin_egf_import import SIGNING_SALT
+from tournaments.models import Event
 
 REGISTERED = sorted(admin.site._registry.items(), key=lambda item: item[0]._meta.label)
 THEIRS = "zq"  # their federation code: every marker below contains it
@@ -69,7 +74,10 @@ HOSTILE_QUERIES = [
 def worlds(db):
     from tests.factories import make_world
 
-    return make_world("mq"), make_world(THEIRS)
+    theirs = make_world(THEIRS)
+    theirs["egf"] = Federation.objects.create(code="zq-egf", name="Federation zq EGF",
+                                              system="egf")
+    return make_world("mq"), theirs
 
 
 def _name(model, view):
@@ -225,6 +233,26 @@ def _sweep_custom_views(sweep, theirs, mine):
         },
     )
     sweep("post", url, {"confirm": "1", "token": "forged:token"})
+    # A correctly signed token (as if the preview had been made) naming their EGF federation.
+    their_egf = theirs["egf"]
+    token = signing.dumps(
+        {
+            "federation": their_egf.pk,
+            "filename": "t.h9",
+            "reduction": None,
+            "data": base64.b64encode(SEED.encode()).decode(),
+        },
+        salt=SIGNING_SALT,
+        compress=True,
+    )
+    sweep(
+        "post",
+        url,
+        {"federation": their_egf.pk, "table": SimpleUploadedFile("t.h9", SEED.encode())},
+    )
+    response = sweep("post", url, {"confirm": "1", "token": token})
+    assert response.status_code == 403
+    assert not Event.objects.filter(federation=their_egf).exists()
     for app in ("federation", "tournaments", "ratings", "auth"):
         sweep("get", reverse("admin:app_list", args=[app]))
     sweep("get", reverse("admin:index"))
