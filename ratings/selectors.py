@@ -1,0 +1,602 @@
+"""Public read selectors: what the site shows, from published lists and rated events only.
+
+Every function runs a small, fixed number of queries whatever the size of a list or a player's
+history (the view tests pin the counts). A list page is fetched by keyset on the rank stored at
+publication (`rank > after`), so page 2,000 costs what page 1 costs and no COUNT is needed: the
+list's `entry_count` is stored. Sorts by other columns use OFFSET, bounded by MAX_OFFSET_ROWS.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date
+
+from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Subquery
+from django.http import Http404
+
+from federation.models import Federation, Player
+from ratings.models import EventRating, ListStatus, RatingEntry, RatingList, RatingPeriod
+from tournaments.models import Event, Game, Problem, SolverScore
+
+PUBLIC_LIST_STATUSES = (ListStatus.PUBLISHED, ListStatus.SUPERSEDED)
+PAGE_SIZE = 50
+MAX_PAGE_SIZE = 200
+# Sorting by a column other than the rank pages by OFFSET; deeper than this, narrow the filter.
+MAX_OFFSET_ROWS = 20_000
+PLAYER_GAMES_SHOWN = 100
+
+# Sort keys of the list page -> ORDER BY; rating order is rank order (ranks were assigned by
+# rating when the list was made), so both are served by the (rating_list, rank) index.
+SORTS: dict[str, tuple[str, ...]] = {
+    "rank": ("rank",),
+    "-rank": ("-rank",),
+    "rating": ("-rank",),
+    "-rating": ("rank",),
+    "fid": ("player__federation_player_id", "rank"),
+    "-fid": ("-player__federation_player_id", "rank"),
+    "name": ("player__surname", "player__given_name", "rank"),
+    "-name": ("-player__surname", "-player__given_name", "rank"),
+    "country": ("player__country", "rank"),
+    "-country": ("-player__country", "rank"),
+    "club": ("player__club", "rank"),
+    "-club": ("-player__club", "rank"),
+    "grade": ("player__grade", "rank"),
+    "-grade": ("-player__grade", "rank"),
+    "rd": ("published_rd", "rank"),
+    "-rd": ("-published_rd", "rank"),
+    "games": ("games", "rank"),
+    "-games": ("-games", "rank"),
+    "change": (F("change").asc(nulls_first=True), "rank"),
+    "-change": (F("change").desc(nulls_last=True), "rank"),
+}
+KEYSET_SORTS = {"rank", "-rank", "rating", "-rating"}
+
+ENTRY_FIELDS = (
+    "id",
+    "rank",
+    "rating",
+    "rd",
+    "published_rating",
+    "published_rd",
+    "games",
+    "total_games",
+    "change",
+    "provisional",
+    "half_rating",
+    "player__id",
+    "player__federation_player_id",
+    "player__surname",
+    "player__given_name",
+    "player__country",
+    "player__club",
+    "player__grade",
+    "player__active",
+)
+
+
+
+
+def flat_row(values: dict) -> dict:
+    """An entry as the tables, exports and API show it (flat keys, the name joined)."""
+    surname, given = values["player__surname"], values["player__given_name"]
+    row = {
+        "rank": values["rank"],
+        "fid": values["player__federation_player_id"],
+        "name": f"{surname}, {given}" if given else surname,
+        "surname": surname,
+        "given_name": given,
+        "country": values["player__country"],
+        "club": values["player__club"],
+        "grade": values["player__grade"],
+        "active": values["player__active"],
+        "rating": values["rating"],
+        "published_rating": values["published_rating"],
+        "rd": values["rd"],
+        "published_rd": values["published_rd"],
+        "games": values["games"],
+        "total_games": values["total_games"],
+        "change": values["change"],
+        "provisional": values["provisional"],
+        "half_rating": values["half_rating"],
+        "player_id": values["player__id"],
+    }
+    for extra in ("before", "delta"):
+        if extra in values:
+            row[extra] = values[extra]
+    return row
+
+
+# ---------------------------------------------------------------------------------------------
+# Federations and lists
+
+
+@dataclass(frozen=True)
+class FederationSummary:
+    federation: Federation
+    latest_period: str | None
+    latest_valid_from: date | None
+    latest_published_at: object | None
+    latest_entries: int | None
+    next_due: date | None
+
+
+def public_lists(federation: Federation | None = None) -> QuerySet[RatingList]:
+    qs = RatingList.objects.filter(status=ListStatus.PUBLISHED)
+    if federation is not None:
+        qs = qs.filter(federation=federation)
+    return qs
+
+
+def federation_summaries(today: date) -> list[FederationSummary]:
+    """Home page: one query (the latest list and the next due period are subqueries)."""
+    latest = public_lists().filter(federation=OuterRef("pk")).order_by("-period__valid_from", "-id")
+    next_period = (
+        RatingPeriod.objects.filter(federation=OuterRef("pk"), list_published_on__gte=today)
+        .exclude(lists__status=ListStatus.PUBLISHED)
+        .order_by("list_published_on")
+    )
+    rows = Federation.objects.annotate(
+        latest_period=Subquery(latest.values("period__code")[:1]),
+        latest_valid_from=Subquery(latest.values("period__valid_from")[:1]),
+        latest_published_at=Subquery(latest.values("published_at")[:1]),
+        latest_entries=Subquery(latest.values("entry_count")[:1]),
+        next_due=Subquery(next_period.values("list_published_on")[:1]),
+    ).order_by("code")
+    return [
+        FederationSummary(
+            federation=f,
+            latest_period=f.latest_period,
+            latest_valid_from=f.latest_valid_from,
+            latest_published_at=f.latest_published_at,
+            latest_entries=f.latest_entries,
+            next_due=f.next_due,
+        )
+        for f in rows
+    ]
+
+
+def federation_or_404(code: str) -> Federation:
+    federation = Federation.objects.filter(code=code).first()
+    if federation is None:
+        raise Http404("no such federation")
+    return federation
+
+
+def latest_list(federation: Federation) -> RatingList | None:
+    return (
+        public_lists(federation)
+        .select_related("period")
+        .order_by("-period__valid_from", "-id")
+        .first()
+    )
+
+
+def list_or_404(federation_code: str, period_code: str) -> RatingList:
+    """The published list of a federation's period, with federation, period and previous list."""
+    found = (
+        public_lists()
+        .filter(federation__code=federation_code, period__code=period_code)
+        .select_related("federation", "period", "previous__period")
+        .first()
+    )
+    if found is None:
+        raise Http404("no published list for this period")
+    return found
+
+
+def period_choices(federation: Federation) -> list[tuple[str, date]]:
+    """The period selector: every published list of the federation, newest first."""
+    return list(
+        public_lists(federation)
+        .order_by("-period__valid_from", "-id")
+        .values_list("period__code", "period__valid_from")
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# List pages
+
+
+@dataclass(frozen=True)
+class ListPage:
+    rows: list[dict]
+    sort: str
+    has_next: bool
+    has_previous: bool
+    next_after: int | None  # keyset cursors (rank sorts)
+    previous_before: int | None
+    page: int | None  # OFFSET sorts
+    first_index: int  # 1-based position of the first row in the filtered, sorted list
+
+
+def ordered_rows(qs: QuerySet[RatingEntry], sort: str) -> QuerySet:
+    return qs.order_by(*SORTS[sort]).values(*ENTRY_FIELDS)
+
+
+def list_page(
+    base: QuerySet[RatingEntry],
+    *,
+    sort: str = "rank",
+    after: int | None = None,
+    before: int | None = None,
+    page: int = 1,
+    size: int = PAGE_SIZE,
+) -> ListPage:
+    """One page of the filtered entries `base` (ratings.filters): one query."""
+    if sort in KEYSET_SORTS:
+        return _keyset_page(base, sort, after=after, before=before, size=size)
+    offset = (page - 1) * size
+    if offset > MAX_OFFSET_ROWS:
+        raise Http404("page too deep for this sort: sort by rank or narrow the filter")
+    rows = [flat_row(r) for r in ordered_rows(base, sort)[offset : offset + size + 1]]
+    has_next = len(rows) > size
+    return ListPage(
+        rows=rows[:size],
+        sort=sort,
+        has_next=has_next,
+        has_previous=page > 1,
+        next_after=None,
+        previous_before=None,
+        page=page,
+        first_index=offset + 1,
+    )
+
+
+def _keyset_page(base, sort, *, after, before, size) -> ListPage:
+    ascending = SORTS[sort] == ("rank",)
+    # "after"/"before" are ranks in display order: after = the last row shown, before = the first.
+    if before is not None:
+        # Walk backwards from the first row shown, then restore display order.
+        if ascending:
+            chunk = base.filter(rank__lt=before).order_by("-rank")
+        else:
+            chunk = base.filter(rank__gt=before).order_by("rank")
+        rows = [flat_row(r) for r in chunk.values(*ENTRY_FIELDS)[: size + 1]]
+        has_previous = len(rows) > size
+        rows = rows[:size][::-1]
+        has_next = True
+    else:
+        qs = base
+        if after is not None:
+            qs = qs.filter(rank__gt=after) if ascending else qs.filter(rank__lt=after)
+        rows = [flat_row(r) for r in ordered_rows(qs, sort)[: size + 1]]
+        has_next = len(rows) > size
+        rows = rows[:size]
+        has_previous = after is not None
+    return ListPage(
+        rows=rows,
+        sort=sort,
+        has_next=has_next and bool(rows),
+        has_previous=has_previous and bool(rows),
+        next_after=rows[-1]["rank"] if rows else None,
+        previous_before=rows[0]["rank"] if rows else None,
+        page=None,
+        first_index=0,
+    )
+
+
+def export_rows(base: QuerySet[RatingEntry], sort: str) -> Iterable[dict]:
+    """Every row of the filtered list in display order, streamed in chunks (exports)."""
+    return (flat_row(r) for r in ordered_rows(base, sort).iterator(chunk_size=2000))
+
+
+# ---------------------------------------------------------------------------------------------
+# List diff
+
+
+@dataclass(frozen=True)
+class ListDiff:
+    new: list[dict]
+    dropped: list[dict]
+    gains: list[dict]
+    losses: list[dict]
+    new_count: int
+    dropped_count: int
+
+
+DIFF_SHOWN = 25
+
+
+def list_diff(current: RatingList, previous: RatingList, limit: int = DIFF_SHOWN) -> ListDiff:
+    """New and dropped players and the largest moves between two lists: six queries."""
+    in_previous = RatingEntry.objects.filter(
+        rating_list=previous, listed=True, player_id=OuterRef("player_id")
+    )
+    in_current = RatingEntry.objects.filter(
+        rating_list=current, listed=True, player_id=OuterRef("player_id")
+    )
+    current_rows = RatingEntry.objects.filter(rating_list=current, listed=True)
+    previous_rows = RatingEntry.objects.filter(rating_list=previous, listed=True)
+    new_q = current_rows.exclude(Exists(in_previous))
+    dropped_q = previous_rows.exclude(Exists(in_current))
+    moved = current_rows.annotate(
+        before=Subquery(in_previous.values("published_rating")[:1])
+    ).filter(before__isnull=False).annotate(delta=F("published_rating") - F("before"))
+    fields = (*ENTRY_FIELDS, "before", "delta")
+    return ListDiff(
+        new=[flat_row(r) for r in new_q.order_by("rank").values(*ENTRY_FIELDS)[:limit]],
+        dropped=[flat_row(r) for r in dropped_q.order_by("rank").values(*ENTRY_FIELDS)[:limit]],
+        gains=[
+            flat_row(r)
+            for r in moved.filter(delta__gt=0).order_by("-delta", "rank").values(*fields)[:limit]
+        ],
+        losses=[
+            flat_row(r)
+            for r in moved.filter(delta__lt=0).order_by("delta", "rank").values(*fields)[:limit]
+        ],
+        new_count=new_q.count(),
+        dropped_count=dropped_q.count(),
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Players
+
+
+@dataclass(frozen=True)
+class HistoryPoint:
+    period: str
+    valid_from: date
+    rating: float
+    published_rating: int
+    rd: float | None
+    published_rd: int | None
+    rank: int | None
+    games: int
+    change: float | None
+    provisional: bool
+    half_rating: bool
+    listed: bool
+
+
+@dataclass(frozen=True)
+class EventChange:
+    id: int
+    run_id: int
+    event_code: str
+    event_name: str
+    event_end: date
+    before: float | None
+    after: float
+    before_rd: float | None
+    after_rd: float | None
+    games: int
+    score: float | None
+    period: str
+
+    @property
+    def change(self) -> float | None:
+        return None if self.before is None else self.after - self.before
+
+
+@dataclass(frozen=True)
+class PlayerProfile:
+    player: Player
+    current: RatingEntry | None
+    current_period: str | None
+    country_rank: int | None
+    history: list[HistoryPoint]
+    events: list[EventChange]
+    games: list[Game]
+
+
+def player_or_404(federation_code: str, player_id: str) -> Player:
+    player = (
+        Player.objects.filter(federation__code=federation_code, federation_player_id=player_id)
+        .select_related("federation")
+        .first()
+    )
+    if player is None:
+        raise Http404("no such player")
+    return player
+
+
+def player_history(player: Player) -> list[HistoryPoint]:
+    """One point per published list the player is on, oldest first: one query."""
+    rows = (
+        RatingEntry.objects.filter(player=player, rating_list__status=ListStatus.PUBLISHED)
+        .order_by("rating_list__period__valid_from", "rating_list_id")
+        .values_list(
+            "rating_list__period__code",
+            "rating_list__period__valid_from",
+            "rating",
+            "published_rating",
+            "rd",
+            "published_rd",
+            "rank",
+            "games",
+            "change",
+            "provisional",
+            "half_rating",
+            "listed",
+        )
+    )
+    return [HistoryPoint(*row) for row in rows]
+
+
+def player_events(player: Player) -> list[EventChange]:
+    """Rating changes per event, from the runs whose lists are published: one query."""
+    rows = (
+        EventRating.objects.filter(player=player, run__rating_list__status=ListStatus.PUBLISHED)
+        .order_by("-event__end", "-event_id")
+        .values_list(
+            "id",
+            "run_id",
+            "event__code",
+            "event__name",
+            "event__end",
+            "before",
+            "after",
+            "before_rd",
+            "after_rd",
+            "games",
+            "score",
+            "run__period__code",
+        )
+    )
+    return [EventChange(*row) for row in rows]
+
+
+def player_games(player: Player, limit: int = PLAYER_GAMES_SHOWN) -> list[Game]:
+    return list(
+        Game.objects.filter(Q(white=player) | Q(black=player))
+        .exclude(event__status="draft")
+        .select_related("event", "white", "black")
+        .only(
+            "round",
+            "result",
+            "handicap",
+            "finished_on",
+            "event__code",
+            "event__name",
+            "event__end",
+            "event__federation_id",
+            "white__federation_player_id",
+            "white__surname",
+            "white__given_name",
+            "black__federation_player_id",
+            "black__surname",
+            "black__given_name",
+        )
+        .order_by("-event__end", "-event_id", "-round", "-id")[:limit]
+    )
+
+
+def country_rank(entry: RatingEntry, country: str) -> int | None:
+    """Position among the listed players of the same country in the same list: one COUNT."""
+    if not country or entry.rank is None or not entry.listed:
+        return None
+    return (
+        RatingEntry.objects.filter(
+            rating_list_id=entry.rating_list_id,
+            listed=True,
+            rank__lte=entry.rank,
+            player__country=country,
+        ).aggregate(n=Count("id"))["n"]
+    )
+
+
+def current_entry(player: Player) -> RatingEntry | None:
+    """The player's entry on the newest published list he is on."""
+    return (
+        RatingEntry.objects.filter(player=player, rating_list__status=ListStatus.PUBLISHED)
+        .select_related("rating_list__period")
+        .order_by("-rating_list__period__valid_from", "-rating_list_id")
+        .first()
+    )
+
+
+def search_players(federation: Federation, term: str, limit: int) -> list[Player]:
+    return list(
+        Player.objects.filter(federation=federation)
+        .filter(
+            Q(federation_player_id=term)
+            | Q(surname__istartswith=term)
+            | Q(given_name__istartswith=term)
+        )
+        .select_related("federation")
+        .order_by("surname", "given_name", "id")[:limit]
+    )
+
+
+def player_profile(player: Player) -> PlayerProfile:
+    history = player_history(player)
+    current = current_entry(player)
+    return PlayerProfile(
+        player=player,
+        current=current,
+        current_period=current.rating_list.period.code if current else None,
+        country_rank=country_rank(current, player.country) if current else None,
+        history=history,
+        events=player_events(player),
+        games=player_games(player),
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Events
+
+
+@dataclass(frozen=True)
+class EventPage:
+    event: Event
+    games: list[Game]
+    changes: dict[int, EventChange]  # player id -> his change at this event
+    problems: list[Problem]
+    scores: list[SolverScore]
+    players: list[Player]
+
+
+def event_or_404(federation_code: str, code: str) -> Event:
+    event = (
+        Event.objects.filter(federation__code=federation_code, code=code)
+        .exclude(status="draft")
+        .select_related("federation")
+        .first()
+    )
+    if event is None:
+        raise Http404("no such event")
+    return event
+
+
+def event_changes(event: Event) -> dict[int, EventChange]:
+    """(player id, change) per player of the event, from published runs: one query."""
+    rows = (
+        EventRating.objects.filter(event=event, run__rating_list__status=ListStatus.PUBLISHED)
+        .order_by("player_id", "-run_id")
+        .values_list(
+            "player_id",
+            "id",
+            "run_id",
+            "event__code",
+            "event__name",
+            "event__end",
+            "before",
+            "after",
+            "before_rd",
+            "after_rd",
+            "games",
+            "score",
+            "run__period__code",
+        )
+    )
+    seen: dict[int, EventChange] = {}
+    for row in rows:
+        seen.setdefault(row[0], EventChange(*row[1:]))  # the newest published run wins
+    return seen
+
+
+def event_page(event: Event) -> EventPage:
+    games = list(
+        Game.objects.filter(event=event)
+        .select_related("white", "black")
+        .order_by("round", "id")
+    )
+    problems: list[Problem] = []
+    scores: list[SolverScore] = []
+    if event.kind == "solving":
+        problems = list(Problem.objects.filter(event=event).order_by("round", "number"))
+        scores = list(
+            SolverScore.objects.filter(problem__event=event)
+            .select_related("solver")
+            .order_by("solver_id", "problem__round", "problem__number")
+        )
+    changes = event_changes(event)
+    player_ids = set(changes)
+    known = {g.white_id for g in games} | {g.black_id for g in games if g.black_id}
+    known |= {s.solver_id for s in scores}
+    missing = player_ids - known
+    extra = list(Player.objects.filter(id__in=missing)) if missing else []
+    by_id = {g.white_id: g.white for g in games}
+    by_id.update({g.black_id: g.black for g in games if g.black_id})
+    by_id.update({s.solver_id: s.solver for s in scores})
+    by_id.update({p.id: p for p in extra})
+    return EventPage(
+        event=event,
+        games=games,
+        changes=changes,
+        problems=problems,
+        scores=scores,
+        players=[by_id[pid] for pid in sorted(by_id, key=lambda i: by_id[i].full_name)],
+    )

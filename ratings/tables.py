@@ -1,0 +1,121 @@
+"""The rating-list table (django-tables2): columns, cell rendering, and the sort links.
+
+The rows are one page already fetched by keyset (ratings.selectors.list_page), so the table never
+sorts or paginates itself; it renders the page and builds each header's sort link from the
+current query string (filters kept, cursors dropped).
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+import django_tables2 as tables
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
+
+from ratings.engines.rounding import half_up_int
+
+# Column name -> the sort key it toggles (ratings.selectors.SORTS); descending first for numbers.
+SORT_OF_COLUMN = {
+    "rank": "rank",
+    "fid": "fid",
+    "name": "name",
+    "country": "country",
+    "club": "club",
+    "grade": "grade",
+    "rating": "-rating",
+    "rd": "rd",
+    "games": "-games",
+    "change": "-change",
+}
+
+
+def signed(value: float | None) -> str:
+    if value is None:
+        return "–"
+    n = half_up_int(value)
+    return f"+{n}" if n > 0 else ("±0" if n == 0 else f"−{-n}")
+
+
+class RatingListTable(tables.Table):
+    rank = tables.Column(verbose_name=_("Rank"), attrs={"td": {"class": "num"}})
+    fid = tables.Column(verbose_name=_("Id"))
+    name = tables.Column(verbose_name=_("Name"), empty_values=())
+    country = tables.Column(verbose_name=_("Country"))
+    club = tables.Column(verbose_name=_("Club"), attrs={"td": {"class": "col-club"}})
+    grade = tables.Column(verbose_name=_("Title/grade"))
+    rating = tables.Column(
+        verbose_name=_("Rating"), accessor="published_rating", attrs={"td": {"class": "num"}},
+        empty_values=(),
+    )
+    rd = tables.Column(verbose_name=_("RD"), accessor="published_rd", attrs={"td": {"class": "num"}})
+    games = tables.Column(verbose_name=_("Games"), attrs={"td": {"class": "num"}})
+    change = tables.Column(
+        verbose_name=_("Change"), attrs={"td": {"class": "num"}}, empty_values=()
+    )
+
+    class Meta:
+        template_name = "ratings/_table.html"
+        orderable = False  # sort links come from header_links (keyset-aware)
+        attrs = {"class": "ratings"}
+        empty_text = _("No player matches these filters.")
+
+    def __init__(self, data, *, federation_code: str, system: str, **kwargs):
+        exclude = []
+        if system != "iccf":
+            exclude.append("rd")
+        if system != "egf":
+            exclude.append("grade")
+        super().__init__(data, exclude=exclude, **kwargs)
+        self.federation_code = federation_code
+        self.header_links: list[tuple] = []
+
+    def render_name(self, record):
+        url = reverse(
+            "ratings:player", kwargs={"federation": self.federation_code, "player": record["fid"]}
+        )
+        return format_html('<a href="{}">{}</a>', url, record["name"])
+
+    def render_rating(self, record):
+        marks = ""
+        if record.get("provisional"):
+            marks = format_html(' <abbr title="{}">P</abbr>', _("provisional"))
+        elif record.get("half_rating"):
+            marks = format_html(' <abbr title="{}">½</abbr>', _("half-rating"))
+        return format_html("{}{}", record["published_rating"], marks)
+
+    def render_change(self, record):
+        return signed(record.get("change"))
+
+    def build_header_links(self, path: str, filters: dict[str, str], sort: str) -> None:
+        """(column, url, aria-sort) per visible column: clicking sorts, clicking again reverses."""
+        links = []
+        for column in self.columns:
+            default = SORT_OF_COLUMN.get(column.name)
+            if default is None:
+                links.append((column, None, None))
+                continue
+            state = sort_state(sort, column.name)
+            if state is None:
+                target = default
+            else:
+                target = f"-{column.name}" if state == "ascending" else column.name
+            query = urlencode({**filters, "sort": target})
+            links.append((column, f"{path}?{query}", state))
+        self.header_links = links
+
+
+def sort_state(sort: str, column: str) -> str | None:
+    """aria-sort of a column under a sort key ("x" ascending on x, "-x" descending).
+
+    Rank and rating are one order seen from two sides: rank ascending is rating descending.
+    """
+    base, descending = sort.lstrip("-"), sort.startswith("-")
+    if column in ("rank", "rating") and base in ("rank", "rating"):
+        rank_descending = descending if base == "rank" else not descending
+        column_descending = rank_descending if column == "rank" else not rank_descending
+        return "descending" if column_descending else "ascending"
+    if base == column:
+        return "descending" if descending else "ascending"
+    return None
