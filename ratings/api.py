@@ -124,9 +124,7 @@ def _today():
 def lists(request, federation: str):
     fed = selectors.federation_or_404(federation)
     rows = (
-        selectors.public_lists(fed)
-        .select_related("period")
-        .order_by("-period__valid_from", "-id")
+        selectors.public_lists(fed).select_related("period").order_by("-period__valid_from", "-id")
     )
     return JsonResponse(
         {"federation": fed.code, "lists": [_list_json_light(fed.code, r, request) for r in rows]}
@@ -140,7 +138,9 @@ def _list_json_light(fed_code: str, rating_list, request) -> dict:
         "valid_from": period.valid_from.isoformat(),
         "published_at": rating_list.published_at.isoformat() if rating_list.published_at else None,
         "entries": rating_list.entry_count,
-        "url": request.build_absolute_uri(reverse("ratings:api_list", args=[fed_code, period.code])),
+        "url": request.build_absolute_uri(
+            reverse("ratings:api_list", args=[fed_code, period.code])
+        ),
     }
 
 
@@ -154,12 +154,17 @@ def list_entries(request, federation: str, period: str):
         return _error(400, "invalid filter", filterset.errors)
     if not nav.is_valid():
         return _error(400, "invalid paging", nav.errors)
-    if nav.cleaned_data["sort"] not in ("rank", "-rating") or nav.cleaned_data["before"] is not None:
+    if (
+        nav.cleaned_data["sort"] not in ("rank", "-rating")
+        or nav.cleaned_data["before"] is not None
+    ):
         return _error(400, "the API pages by rank only: use 'after'", None)
     limit = request.GET.get("limit")
     size = nav.cleaned_data["size"] if limit else API_PAGE_SIZE
     size = min(size, API_MAX_PAGE_SIZE)
-    page = selectors.list_page(filterset.qs, sort="rank", after=nav.cleaned_data["after"], size=size)
+    page = selectors.list_page(
+        filterset.qs, sort="rank", after=nav.cleaned_data["after"], size=size
+    )
     next_url = None
     if page.has_next:
         query = {**filter_params(request.GET), "after": page.next_after}
@@ -183,7 +188,9 @@ def players(request, federation: str):
     if len(q) < 2 or len(q) > 100:
         return _error(400, "give q with 2 to 100 characters")
     found = selectors.search_players(fed, q, PLAYER_SEARCH_LIMIT)
-    return JsonResponse({"federation": fed.code, "results": [_player_json(p, request) for p in found]})
+    return JsonResponse(
+        {"federation": fed.code, "results": [_player_json(p, request) for p in found]}
+    )
 
 
 def _player_json(player, request) -> dict:

@@ -53,10 +53,7 @@ def _x_ticks(first: date, last: date) -> list[date]:
     ticks = [date(y, 1, 1) for y in years if first <= date(y, 1, 1) <= last]
     if len(ticks) < 2:
         ticks = [
-            date(y, m, 1)
-            for y in years
-            for m in (1, 4, 7, 10)
-            if first <= date(y, m, 1) <= last
+            date(y, m, 1) for y in years for m in (1, 4, 7, 10) if first <= date(y, m, 1) <= last
         ]
     stride = max(1, math.ceil(len(ticks) / 8))
     return ticks[::stride]
@@ -125,7 +122,9 @@ def rating_chart(
     parts.append('<g class="points">')
     for p in pts:
         tip = " ".join(
-            part for part in (p.when.isoformat(), p.label, value_name, str(half_up_int(p.value))) if part
+            part
+            for part in (p.when.isoformat(), p.label, value_name, str(half_up_int(p.value)))
+            if part
         )
         if p.rd is not None:
             tip += f" ± {half_up_int(p.rd)}"

@@ -11,9 +11,17 @@ from collections import defaultdict
 from dataclasses import dataclass
 from decimal import Decimal
 
-POINTS = {"1-0": (1.0, 0.0), "1/2": (0.5, 0.5), "0-1": (0.0, 1.0),
-          "1-0ff": (1.0, 0.0), "0-1ff": (0.0, 1.0), "0-0ff": (0.0, 0.0),
-          "bye+": (1.0, 0.0), "bye=": (0.5, 0.0), "bye-": (0.0, 0.0)}
+POINTS = {
+    "1-0": (1.0, 0.0),
+    "1/2": (0.5, 0.5),
+    "0-1": (0.0, 1.0),
+    "1-0ff": (1.0, 0.0),
+    "0-1ff": (0.0, 1.0),
+    "0-0ff": (0.0, 0.0),
+    "bye+": (1.0, 0.0),
+    "bye=": (0.5, 0.0),
+    "bye-": (0.0, 0.0),
+}
 SYMBOL = {1.0: "+", 0.5: "=", 0.0: "-"}
 
 
@@ -68,7 +76,9 @@ class SolvingLine:
     total: Decimal
 
 
-def solving_sheet(problems, scores, solvers_by_id: dict) -> tuple[list, list[int], list[SolvingLine]]:
+def solving_sheet(
+    problems, scores, solvers_by_id: dict
+) -> tuple[list, list[int], list[SolvingLine]]:
     """Problems (in round/number order), rounds, and a line per solver by total (ties share)."""
     rounds = sorted({p.round for p in problems})
     points: dict[int, dict[int, Decimal]] = defaultdict(dict)

@@ -1,4 +1,4 @@
-""""Explain my change": a player's move in one rating run, game by game, recomputed by the engine.
+""" "Explain my change": a player's move in one rating run, game by game, recomputed by the engine.
 
 The page reads the run's stored per-player inputs (EventRating.details, filled by the run) and
 hands them to the same pure engine function that rated the federation (its explain function), so

@@ -92,7 +92,10 @@ def txt_lines(rows: Iterable[dict], system: str, title: str) -> Iterator[str]:
     yield " ".join(fit(c.header, c) for c in columns).rstrip() + "\n"
     yield " ".join("-" * c.width for c in columns) + "\n"
     for row in rows:
-        yield " ".join(fit(v, c) for v, c in zip(_cells(row, columns), columns, strict=True)).rstrip() + "\n"
+        yield (
+            " ".join(fit(v, c) for v, c in zip(_cells(row, columns), columns, strict=True)).rstrip()
+            + "\n"
+        )
 
 
 def json_chunks(rows: Iterable[dict], meta: dict) -> Iterator[str]:

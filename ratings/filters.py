@@ -6,21 +6,16 @@ query string is shown back to the reader as form errors (status 400), never a 50
 
 from __future__ import annotations
 
-import re
-
 import django_filters
 from django import forms
 from django.core.validators import RegexValidator
 from django.db.models import Q, QuerySet
 from django.utils.translation import gettext_lazy as _
 
-from federation.countries import ISO_3166_ALPHA2
 from ratings.models import RatingEntry
 from ratings.selectors import PAGE_SIZE, SORTS
 
-COUNTRY_CHOICES = [("", _("any country"))] + [(c, c) for c in sorted(ISO_3166_ALPHA2)]
 _PRINTABLE = RegexValidator(r"^[^\x00-\x1f\x7f]*$", _("Control characters are not allowed."))
-_CURSOR = re.compile(r"^\d{1,9}$")
 
 
 class ListFilterSet(django_filters.FilterSet):
@@ -32,25 +27,36 @@ class ListFilterSet(django_filters.FilterSet):
         max_length=100,
         validators=[_PRINTABLE],
     )
-    country = django_filters.ChoiceFilter(
-        label=_("Country"), field_name="player__country", choices=COUNTRY_CHOICES[1:],
-        empty_label=_("any country"),
+    country = django_filters.CharFilter(
+        label=_("Country"),
+        method="by_country",
+        max_length=2,
+        validators=[RegexValidator(r"^[A-Za-z]{2}$", _("A two-letter country code, e.g. DE."))],
+        widget=forms.TextInput(attrs={"size": 3, "autocapitalize": "characters"}),
     )
     club = django_filters.CharFilter(
         label=_("Club"), field_name="player__club", max_length=100, validators=[_PRINTABLE]
     )
     grade = django_filters.CharFilter(
-        label=_("Title or grade"), field_name="player__grade", max_length=3,
+        label=_("Title or grade"),
+        field_name="player__grade",
+        max_length=3,
         validators=[RegexValidator(r"^[0-9A-Za-z]*$", _("Letters and digits only."))],
     )
     active = django_filters.BooleanFilter(
-        label=_("Active"), field_name="player__active",
-        widget=forms.Select(choices=[("", _("all")), ("true", _("active")), ("false", _("inactive"))]),
+        label=_("Active"),
+        field_name="player__active",
+        widget=forms.Select(
+            choices=[("", _("all")), ("true", _("active")), ("false", _("inactive"))]
+        ),
     )
 
     class Meta:
         model = RatingEntry
         fields: list[str] = []
+
+    def by_country(self, queryset: QuerySet, name: str, value: str) -> QuerySet:
+        return queryset.filter(player__country=value.upper())
 
     def search(self, queryset: QuerySet, name: str, value: str) -> QuerySet:
         term = value.strip()

@@ -75,8 +75,6 @@ ENTRY_FIELDS = (
 )
 
 
-
-
 def flat_row(values: dict) -> dict:
     """An entry as the tables, exports and API show it (flat keys, the name joined)."""
     surname, given = values["player__surname"], values["player__given_name"]
@@ -310,9 +308,11 @@ def list_diff(current: RatingList, previous: RatingList, limit: int = DIFF_SHOWN
     previous_rows = RatingEntry.objects.filter(rating_list=previous, listed=True)
     new_q = current_rows.exclude(Exists(in_previous))
     dropped_q = previous_rows.exclude(Exists(in_current))
-    moved = current_rows.annotate(
-        before=Subquery(in_previous.values("published_rating")[:1])
-    ).filter(before__isnull=False).annotate(delta=F("published_rating") - F("before"))
+    moved = (
+        current_rows.annotate(before=Subquery(in_previous.values("published_rating")[:1]))
+        .filter(before__isnull=False)
+        .annotate(delta=F("published_rating") - F("before"))
+    )
     fields = (*ENTRY_FIELDS, "before", "delta")
     return ListDiff(
         new=[flat_row(r) for r in new_q.order_by("rank").values(*ENTRY_FIELDS)[:limit]],
@@ -467,14 +467,12 @@ def country_rank(entry: RatingEntry, country: str) -> int | None:
     """Position among the listed players of the same country in the same list: one COUNT."""
     if not country or entry.rank is None or not entry.listed:
         return None
-    return (
-        RatingEntry.objects.filter(
-            rating_list_id=entry.rating_list_id,
-            listed=True,
-            rank__lte=entry.rank,
-            player__country=country,
-        ).aggregate(n=Count("id"))["n"]
-    )
+    return RatingEntry.objects.filter(
+        rating_list_id=entry.rating_list_id,
+        listed=True,
+        rank__lte=entry.rank,
+        player__country=country,
+    ).aggregate(n=Count("id"))["n"]
 
 
 def current_entry(player: Player) -> RatingEntry | None:
@@ -569,9 +567,7 @@ def event_changes(event: Event) -> dict[int, EventChange]:
 
 def event_page(event: Event) -> EventPage:
     games = list(
-        Game.objects.filter(event=event)
-        .select_related("white", "black")
-        .order_by("round", "id")
+        Game.objects.filter(event=event).select_related("white", "black").order_by("round", "id")
     )
     problems: list[Problem] = []
     scores: list[SolverScore] = []

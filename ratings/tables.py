@@ -46,10 +46,14 @@ class RatingListTable(tables.Table):
     club = tables.Column(verbose_name=_("Club"), attrs={"td": {"class": "col-club"}})
     grade = tables.Column(verbose_name=_("Title/grade"))
     rating = tables.Column(
-        verbose_name=_("Rating"), accessor="published_rating", attrs={"td": {"class": "num"}},
+        verbose_name=_("Rating"),
+        accessor="published_rating",
+        attrs={"td": {"class": "num"}},
         empty_values=(),
     )
-    rd = tables.Column(verbose_name=_("RD"), accessor="published_rd", attrs={"td": {"class": "num"}})
+    rd = tables.Column(
+        verbose_name=_("RD"), accessor="published_rd", attrs={"td": {"class": "num"}}
+    )
     games = tables.Column(verbose_name=_("Games"), attrs={"td": {"class": "num"}})
     change = tables.Column(
         verbose_name=_("Change"), attrs={"td": {"class": "num"}}, empty_values=()

@@ -127,12 +127,16 @@ def list_export(request, federation: str, period: str, fmt: str):
             "federation": fed.code,
             "period": rating_list.period.code,
             "valid_from": rating_list.period.valid_from.isoformat(),
-            "published_at": rating_list.published_at.isoformat() if rating_list.published_at else None,
+            "published_at": rating_list.published_at.isoformat()
+            if rating_list.published_at
+            else None,
             "filters": filter_params(request.GET),
         }
         response = StreamingHttpResponse(exports.json_chunks(rows, meta))
     else:
-        response = HttpResponse(exports.xlsx_bytes(rows, fed.system, f"{fed.code} {rating_list.period.code}"))
+        response = HttpResponse(
+            exports.xlsx_bytes(rows, fed.system, f"{fed.code} {rating_list.period.code}")
+        )
     response["Content-Type"] = exports.FORMATS[fmt]
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
@@ -244,7 +248,11 @@ def whatif(request, system: str):
     return render(
         request,
         calculator.template,
-        {"calculator": calculator, "form": form, "outcome": outcome,
-         "whatif_url": reverse("ratings:whatif", args=[system])},
+        {
+            "calculator": calculator,
+            "form": form,
+            "outcome": outcome,
+            "whatif_url": reverse("ratings:whatif", args=[system]),
+        },
         status=status,
     )

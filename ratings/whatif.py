@@ -19,20 +19,39 @@ from ratings.engines.errors import EngineInputError
 from ratings.engines.rounding import half_up_int
 
 MAX_LINES = 200
-_RESULTS = {"1": 1.0, "1.0": 1.0, "+": 1.0, "w": 1.0, "win": 1.0,
-            "0.5": 0.5, ".5": 0.5, "=": 0.5, "½": 0.5, "1/2": 0.5, "d": 0.5, "draw": 0.5,
-            "0": 0.0, "0.0": 0.0, "-": 0.0, "l": 0.0, "loss": 0.0}
+_RESULTS = {
+    "1": 1.0,
+    "1.0": 1.0,
+    "+": 1.0,
+    "w": 1.0,
+    "win": 1.0,
+    "0.5": 0.5,
+    ".5": 0.5,
+    "=": 0.5,
+    "½": 0.5,
+    "1/2": 0.5,
+    "d": 0.5,
+    "draw": 0.5,
+    "0": 0.0,
+    "0.0": 0.0,
+    "-": 0.0,
+    "l": 0.0,
+    "loss": 0.0,
+}
 
 
 def _number(text: str, where: str, low: float, high: float) -> float:
     try:
         value = float(text.replace(",", "."))
     except ValueError:
-        raise forms.ValidationError(_("%(where)s: %(text)s is not a number"),
-                                    params={"where": where, "text": text}) from None
+        raise forms.ValidationError(
+            _("%(where)s: %(text)s is not a number"), params={"where": where, "text": text}
+        ) from None
     if not (low <= value <= high):
-        raise forms.ValidationError(_("%(where)s: %(value)s is outside %(low)s..%(high)s"),
-                                    params={"where": where, "value": text, "low": low, "high": high})
+        raise forms.ValidationError(
+            _("%(where)s: %(value)s is outside %(low)s..%(high)s"),
+            params={"where": where, "value": text, "low": low, "high": high},
+        )
     return value
 
 
@@ -60,18 +79,26 @@ class Outcome:
 
 class PlayChessForm(forms.Form):
     rating = forms.FloatField(
-        label=_("Your rating"), required=False, min_value=0, max_value=4000,
+        label=_("Your rating"),
+        required=False,
+        min_value=0,
+        max_value=4000,
         help_text=_("Empty: unrated (you enter at the default entry rating)."),
     )
     games = forms.IntegerField(
         label=_("Rated games finished so far"), min_value=0, max_value=100000, initial=0
     )
     points_so_far = forms.FloatField(
-        label=_("Provisional: points so far"), required=False, min_value=0, max_value=10,
+        label=_("Provisional: points so far"),
+        required=False,
+        min_value=0,
+        max_value=10,
     )
     opponents_so_far = forms.FloatField(
-        label=_("Provisional: sum of your opponents' ratings so far"), required=False,
-        min_value=0, max_value=40000,
+        label=_("Provisional: sum of your opponents' ratings so far"),
+        required=False,
+        min_value=0,
+        max_value=40000,
     )
     opponents = forms.CharField(
         label=_("Games: one a line, the opponent's rating and your result (1, 0.5, 0)"),
@@ -84,13 +111,15 @@ class PlayChessForm(forms.Form):
         for n, parts in _lines(self.cleaned_data["opponents"]):
             where = _("line %(n)s") % {"n": n}
             if len(parts) != 2:
-                raise forms.ValidationError(_("%(where)s: give a rating and a result"),
-                                            params={"where": where})
+                raise forms.ValidationError(
+                    _("%(where)s: give a rating and a result"), params={"where": where}
+                )
             rating = _number(parts[0], where, 0, 4000)
             result = _RESULTS.get(parts[1].lower())
             if result is None:
-                raise forms.ValidationError(_("%(where)s: the result must be 1, 0.5 or 0"),
-                                            params={"where": where})
+                raise forms.ValidationError(
+                    _("%(where)s: the result must be 1, 0.5 or 0"), params={"where": where}
+                )
             games.append((rating, result))
         if not games:
             raise forms.ValidationError(_("Enter at least one game."))
@@ -122,11 +151,16 @@ def compute_playchess(data: dict):
 
 class WfccForm(forms.Form):
     kt = forms.TypedChoiceField(
-        label=_("Tournament coefficient KT"), coerce=float,
-        choices=[(str(v), f"{v:g}") for v in (1.0, 1.5, 2.0, 2.5, 3.0, 4.0)], initial="1.0",
+        label=_("Tournament coefficient KT"),
+        coerce=float,
+        choices=[(str(v), f"{v:g}") for v in (1.0, 1.5, 2.0, 2.5, 3.0, 4.0)],
+        initial="1.0",
     )
     rating = forms.FloatField(
-        label=_("Your full rating"), required=False, min_value=0, max_value=4000,
+        label=_("Your full rating"),
+        required=False,
+        min_value=0,
+        max_value=4000,
         help_text=_("Empty if you have none yet."),
     )
     half_rating = forms.FloatField(
@@ -144,8 +178,9 @@ class WfccForm(forms.Form):
         for n, parts in _lines(self.cleaned_data["field"]):
             where = _("line %(n)s") % {"n": n}
             if len(parts) != 2:
-                raise forms.ValidationError(_("%(where)s: give a rating and a score"),
-                                            params={"where": where})
+                raise forms.ValidationError(
+                    _("%(where)s: give a rating and a score"), params={"where": where}
+                )
             rating = None if parts[0] in ("-", "–") else _number(parts[0], where, 0, 4000)
             solvers.append((rating, _number(parts[1], where, 0, 500)))
         return solvers
@@ -162,8 +197,9 @@ def compute_wfcc(data: dict):
     from ratings.engines.wfcc_types import Solver, Tournament
 
     halves = () if data.get("half_rating") is None else (data["half_rating"],)
-    solvers = [Solver(id="you", rounds=(data["score"],), rating=data.get("rating"),
-                      half_ratings=halves)]
+    solvers = [
+        Solver(id="you", rounds=(data["score"],), rating=data.get("rating"), half_ratings=halves)
+    ]
     for i, (rating, score) in enumerate(data["field"]):
         solvers.append(Solver(id=f"solver {i + 1}", rounds=(score,), rating=rating))
     tournament = Tournament(id="what-if", kt=data["kt"], solvers=tuple(solvers))
@@ -186,11 +222,17 @@ class Calculator:
 
 CALCULATORS: dict[str, Calculator] = {
     "playchess": Calculator(
-        "playchess", _("PlayChess (Elo with provisional ratings)"), PlayChessForm,
-        compute_playchess, "ratings/_explain_playchess.html",
+        "playchess",
+        _("PlayChess (Elo with provisional ratings)"),
+        PlayChessForm,
+        compute_playchess,
+        "ratings/_explain_playchess.html",
     ),
     "wfcc": Calculator(
-        "wfcc", _("WFCC solving (linear regression)"), WfccForm, compute_wfcc,
+        "wfcc",
+        _("WFCC solving (linear regression)"),
+        WfccForm,
+        compute_wfcc,
         "ratings/_explain_wfcc.html",
     ),
 }

@@ -8,8 +8,7 @@ Lists are filled while draft and then published with one UPDATE, as the publishi
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta
-from datetime import timezone as dt_timezone
+from datetime import UTC, date, datetime, timedelta
 
 from federation.models import Federation, Player
 from ratings.models import (
@@ -23,7 +22,7 @@ from ratings.models import (
 )
 from tournaments.models import Event, EventKind, EventStatus, Game, Result
 
-PUBLISHED_AT = datetime(2026, 3, 15, 12, 0, tzinfo=dt_timezone.utc)
+PUBLISHED_AT = datetime(2026, 3, 15, 12, 0, tzinfo=UTC)
 
 
 @dataclass
@@ -46,8 +45,12 @@ def make_players(federation: Federation, specs: list[tuple[str, str, str, str]])
     """specs: (federation id, surname, country, club)."""
     return [
         Player.objects.create(
-            federation=federation, federation_player_id=fid, surname=surname,
-            given_name="Ann" if i % 2 else "Bob", country=country, club=club,
+            federation=federation,
+            federation_player_id=fid,
+            surname=surname,
+            given_name="Ann" if i % 2 else "Bob",
+            country=country,
+            club=club,
         )
         for i, (fid, surname, country, club) in enumerate(specs)
     ]
@@ -55,8 +58,11 @@ def make_players(federation: Federation, specs: list[tuple[str, str, str, str]])
 
 def make_period(federation: Federation, code: str, valid_from: date) -> RatingPeriod:
     return RatingPeriod.objects.create(
-        federation=federation, code=code, starts_on=valid_from - timedelta(days=120),
-        ends_on=valid_from - timedelta(days=30), list_published_on=valid_from - timedelta(days=15),
+        federation=federation,
+        code=code,
+        starts_on=valid_from - timedelta(days=120),
+        ends_on=valid_from - timedelta(days=30),
+        list_published_on=valid_from - timedelta(days=15),
         valid_from=valid_from,
     )
 
@@ -100,10 +106,18 @@ def make_list(
         prior = before.get(p.pk)
         rows.append(
             RatingEntry(
-                rating_list=rating_list, player=p, rating=r, published_rating=half_up_int(r),
-                rd=rd, published_rd=None if rd is None else half_up_int(rd), games=games,
-                total_games=games * 2, change=None if prior is None else r - prior,
-                previous_rating=prior, listed=p not in unlisted, rank=rank.get(p),
+                rating_list=rating_list,
+                player=p,
+                rating=r,
+                published_rating=half_up_int(r),
+                rd=rd,
+                published_rd=None if rd is None else half_up_int(rd),
+                games=games,
+                total_games=games * 2,
+                change=None if prior is None else r - prior,
+                previous_rating=prior,
+                listed=p not in unlisted,
+                rank=rank.get(p),
             )
         )
     RatingEntry.objects.bulk_create(rows)
@@ -112,21 +126,33 @@ def make_list(
     return publish(rating_list) if published else rating_list
 
 
-def make_event(federation: Federation, code: str, players: list[Player], *,
-               end: date = date(2026, 2, 1), kind: str = EventKind.INDIVIDUAL,
-               status: str = EventStatus.RATED) -> tuple[Event, list[Game]]:
+def make_event(
+    federation: Federation,
+    code: str,
+    players: list[Player],
+    *,
+    end: date = date(2026, 2, 1),
+    kind: str = EventKind.INDIVIDUAL,
+    status: str = EventStatus.RATED,
+) -> tuple[Event, list[Game]]:
     """A round robin of `players`: the earlier player in the list wins (white), or draws."""
     event = Event.objects.create(
-        federation=federation, name=f"Open {code}", code=code, kind=kind, status=status,
-        start=date(end.year, 1, 1) if end.month > 1 else end, end=end,
+        federation=federation,
+        name=f"Open {code}",
+        code=code,
+        kind=kind,
+        status=status,
+        start=date(end.year, 1, 1) if end.month > 1 else end,
+        end=end,
     )
     games = []
     rnd = 1
     for i, a in enumerate(players):
-        for b in players[i + 1:]:
+        for b in players[i + 1 :]:
             result = Result.DRAW if (i + rnd) % 3 == 0 else Result.WHITE_WINS
-            games.append(Game.objects.create(event=event, round=rnd, white=a, black=b,
-                                             result=result))
+            games.append(
+                Game.objects.create(event=event, round=rnd, white=a, black=b, result=result)
+            )
             rnd += 1
     return event, games
 
@@ -134,13 +160,16 @@ def make_event(federation: Federation, code: str, players: list[Player], *,
 def standard_world(system: str = "iccf", code: str = "fed") -> World:
     """Five players on two published lists (2026Q1 then 2026Q2), one event in the second run."""
     fed = make_federation(code, system)
-    players = make_players(fed, [
-        ("101", "Adams", "DE", "Berlin"),
-        ("102", "Baker", "FR", "Paris"),
-        ("103", "Clark", "DE", "Hamburg"),
-        ("104", "Davis", "NL", "Utrecht"),
-        ("105", "Evans", "DE", "Berlin"),
-    ])
+    players = make_players(
+        fed,
+        [
+            ("101", "Adams", "DE", "Berlin"),
+            ("102", "Baker", "FR", "Paris"),
+            ("103", "Clark", "DE", "Hamburg"),
+            ("104", "Davis", "NL", "Utrecht"),
+            ("105", "Evans", "DE", "Berlin"),
+        ],
+    )
     a, b, c, d, e = players
     p1 = make_period(fed, "2026Q1", date(2026, 1, 1))
     p2 = make_period(fed, "2026Q2", date(2026, 4, 1))
@@ -148,14 +177,22 @@ def standard_world(system: str = "iccf", code: str = "fed") -> World:
     first = make_list(fed, p1, {a: 2000.0, b: 1950.4, c: 1900.0, d: 1800.0}, rds=rds)
     second_ratings = {a: 2010.6, b: 1940.0, c: 1905.5, e: 1700.0, d: 1790.0}
     event, games = make_event(fed, "OPEN-26", [a, b, c, e])
-    second = make_list(fed, p2, second_ratings, previous=first, rds=rds, unlisted=(d,),
-                       published=False)
+    second = make_list(
+        fed, p2, second_ratings, previous=first, rds=rds, unlisted=(d,), published=False
+    )
     run = second.run
     ers = []
     for p in (a, b, c, e):
-        ers.append(EventRating.objects.create(
-            run=run, event=event, player=p, before={a: 2000.0, b: 1950.4, c: 1900.0}.get(p),
-            after=second_ratings[p], games=3, score=1.5,
-        ))
+        ers.append(
+            EventRating.objects.create(
+                run=run,
+                event=event,
+                player=p,
+                before={a: 2000.0, b: 1950.4, c: 1900.0}.get(p),
+                after=second_ratings[p],
+                games=3,
+                score=1.5,
+            )
+        )
     second = publish(second)
     return World(fed, players, [p1, p2], [first, second], [first.run, run], event, games, ers)
