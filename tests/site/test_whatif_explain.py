@@ -37,7 +37,7 @@ def _new_rating(html: str) -> str:
 
 def test_worked_example_values():
     assert round(A_AFTER_WIN, 2) == 2090.97
-    assert B_K == pytest.approx(18) and round(B_AFTER_LOSS, 4) == 2186.3246
+    assert pytest.approx(18) == B_K and round(B_AFTER_LOSS, 4) == 2186.3246
 
 
 def test_whatif_playchess_established(client):
