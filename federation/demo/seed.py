@@ -122,6 +122,30 @@ class DemoSeeder:
             self.seed_playchess(federations["playchess"], counts["playchess"])
             self.seed_wfcc(federations["wfcc"], counts["wfcc"])
             self.seed_logins(federations)
+            self.seed_initial_lists(federations)
+
+    def seed_initial_lists(self, federations: dict[str, Federation]) -> None:
+        """ICCF and WFCC start from a list carried over from their previous system."""
+        from ratings.engines.rounding import half_up_int
+        from ratings.services import import_list
+
+        rng = self.rng
+        for code, share, with_rd in (("iccf", 0.85, True), ("wfcc", 0.75, False)):
+            federation = federations[code]
+            rows = []
+            for player in Player.objects.filter(federation=federation).order_by("id"):
+                if rng.random() > share:
+                    continue
+                rating = round(self.strength[player.pk] + rng.gauss(0, 60), 2)
+                row = {"player_id": player.pk, "rating": rating,
+                       "published_rating": half_up_int(rating)}
+                if with_rd:
+                    rd = float(rng.randint(40, 140))
+                    row.update(rd=rd, published_rd=int(rd))
+                else:
+                    row["state"] = {"last": "2025-06-01"}
+                rows.append(row)
+            import_list(federation=federation, period_code="2025Q4", entries=rows)
 
     def seed_logins(self, federations: dict[str, Federation]) -> None:
         User = get_user_model()
@@ -226,7 +250,7 @@ class DemoSeeder:
         rng = self.rng
 
         def grade(i: int) -> str:
-            level = min(38, max(0, int(rng.gauss(22, 7))))  # 0 = 30k ... 29 = 1k, 30.. = dans
+            level = min(36, max(0, int(rng.gauss(22, 7))))  # 0 = 30k ... 29 = 1k, 30..36 = 1d..7d
             return f"{30 - level}k" if level < 30 else f"{level - 29}d"
 
         players = self._players(federation, count, 10000001, grade=grade)

@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
-from federation.models import Federation, Official, Player
+from federation.models import AuditEvent, Federation, Official, Player
 from tournaments.models import Event, Game, Problem, SolverScore, Substitution, Team, TeamMember
 
 
@@ -31,6 +31,22 @@ def _digest() -> str:
 
 
 def _wipe():
+    """Delete everything seed_demo made; its imported lists are published, so the DBA's
+    maintenance switch (federation.triggers.UNLOCK_TABLE) has to be on meanwhile."""
+    from django.db import connection
+
+    from federation.triggers import UNLOCK_TABLE
+    from ratings.models import EventRating, RatingEntry, RatingList, RatingPeriod, RatingRun
+
+    with connection.cursor() as cursor:
+        cursor.execute(f"INSERT INTO {UNLOCK_TABLE} (reason) VALUES ('test wipe')")
+    RatingEntry.objects.all()._raw_delete(using="default")
+    RatingList.objects.all()._raw_delete(using="default")
+    AuditEvent.objects.all()._raw_delete(using="default")
+    for model in (EventRating, RatingRun, RatingPeriod):
+        model.objects.all().delete()
+    with connection.cursor() as cursor:
+        cursor.execute(f"DELETE FROM {UNLOCK_TABLE}")
     for model in (SolverScore, Problem, Substitution, TeamMember, Team, Game, Event, Official,
                   Player, Federation):
         model.objects.all().delete()

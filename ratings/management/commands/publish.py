@@ -1,0 +1,19 @@
+from django.core.management.base import BaseCommand, CommandError
+
+from ratings import services
+
+
+class Command(BaseCommand):
+    help = "Publish a draft rating list (it becomes immutable)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("list_id", type=int)
+
+    def handle(self, *args, list_id, **options):
+        try:
+            rating_list = services.publish_list(list_id=list_id)
+        except services.RunError as error:
+            raise CommandError(str(error)) from None
+        self.stdout.write(self.style.SUCCESS(
+            f"Published list {rating_list.pk} ({rating_list.period.code}, "
+            f"{rating_list.entry_count} entries)."))

@@ -1,0 +1,39 @@
+from django.core.management.base import BaseCommand, CommandError
+from django.utils import timezone
+
+from federation.models import Federation
+from ratings import periods, services
+from ratings.engines.errors import EngineInputError
+from ratings.models import RunStatus
+
+
+class Command(BaseCommand):
+    help = "Rate a federation's period synchronously, without a broker (default: the due one)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("federation", help="federation code, e.g. iccf")
+        parser.add_argument("period", nargs="?", help="period code, e.g. 2026Q1 or 2026-03")
+
+    def handle(self, *args, federation, period, **options):
+        fed = Federation.objects.filter(code=federation).first()
+        if fed is None:
+            raise CommandError(f"no federation with code {federation!r}")
+        if period is None:
+            due = periods.due_periods(fed.system, services.last_rated_code(fed),
+                                      timezone.localdate())
+            if not due:
+                self.stdout.write(f"{fed.code}: nothing is due.")
+                return
+            period = due[0].code
+        try:
+            run = services.run_now(federation=fed, period_code=period)
+        except EngineInputError as error:
+            raise CommandError(f"period {period!r}: {error.what}") from None
+        if run.status != RunStatus.SUCCEEDED:
+            raise CommandError(f"run {run.pk} {run.status}: {run.error}")
+        self.stdout.write(self.style.SUCCESS(
+            f"{fed.code} {period}: run {run.pk} succeeded in {run.duration_seconds:.2f} s, draft "
+            f"list {run.rating_list.pk} with {run.rating_list.entry_count} entries; "
+            f"publish it with: manage.py publish {run.rating_list.pk}"))
+        for excluded in run.excluded_events:
+            self.stdout.write(f"  left out {excluded['event']}: {excluded['reason']}")

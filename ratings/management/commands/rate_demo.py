@@ -1,0 +1,32 @@
+from django.core.management.base import BaseCommand
+from django.utils import timezone
+
+from federation.models import Federation
+from ratings import periods, services
+from ratings.models import ListStatus, RatingList, RunStatus
+from tournaments.models import Event
+
+
+class Command(BaseCommand):
+    help = "Rate and publish every due period of every federation, oldest first (idempotent)."
+
+    def handle(self, *args, **options):
+        today = timezone.localdate()
+        for federation in Federation.objects.order_by("code"):
+            first_event = Event.objects.filter(federation=federation).order_by("start").first()
+            if first_event is None:
+                continue
+            period = periods.period_for(federation.system, first_event.start)
+            published = 0
+            while period.due_on <= today:
+                done = RatingList.objects.filter(federation=federation, period__code=period.code,
+                                                 status=ListStatus.PUBLISHED).exists()
+                if not done:
+                    run = services.run_now(federation=federation, period_code=period.code)
+                    if run.status != RunStatus.SUCCEEDED:
+                        self.stderr.write(f"{federation.code} {period.code}: {run.error}")
+                        break
+                    services.publish_list(list_id=run.rating_list.pk)
+                    published += 1
+                period = periods.next_period(period)
+            self.stdout.write(f"{federation.code}: {published} list(s) rated and published")

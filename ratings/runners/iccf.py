@@ -1,0 +1,142 @@
+"""ICCF: one quarterly period. Games count in the period whose list they are reported in time
+for (late ones roll over); rule 1.4 start ratings come from the list valid when each tournament
+started; rule 6 substitutions are passed through to the engine."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from federation.models import Player
+from ratings.models import RatingPeriod
+from ratings.periods import add_months, iccf_period_for_report
+from ratings.runners.common import (
+    Context,
+    EntryRow,
+    EventRatingRow,
+    Outcome,
+    Prepared,
+    base_entries,
+    played_games,
+    published_list_valid_on,
+    score_of,
+    split_events,
+)
+from tournaments.models import Event, Substitution
+
+INITIAL_RATING = 1800.0
+
+
+def _games_in_period(ctx: Context, event_ids) -> tuple[list, list[dict]]:
+    period: RatingPeriod = ctx.period
+    # Late results of up to a year ago may roll into this period.
+    since = add_months(period.starts_on, -12)
+    games, late = [], []
+    for game in played_games(event_ids, reported_on__gte=since,
+                             reported_on__lte=period.valid_from):
+        reported_on, finished_on = game[7], game[6]
+        assignment = iccf_period_for_report(reported_on, finished_on=finished_on)
+        if assignment.period.code == period.code:
+            games.append(game)
+            if assignment.late:
+                late.append({"game": game[0], "reason": assignment.reason})
+    return games, late
+
+
+def build(ctx: Context) -> Prepared:
+    period = ctx.period
+    window = Event.objects.filter(federation=ctx.federation, start__lte=period.ends_on,
+                                  end__gte=add_months(period.starts_on, -12))
+    events, excluded = split_events(ctx.federation, window.order_by("start", "code"))
+    event_ids = [e.id for e in events]
+    games, late = _games_in_period(ctx, event_ids)
+    games.sort(key=lambda g: g[0])
+    base = base_entries(ctx.base_list)
+    substitutions = list(Substitution.objects.filter(game_id__in=[g[0] for g in games])
+                         .values_list("game_id", "side", "replaces_id"))
+    involved = {pid for g in games for pid in (g[2], g[3])} | {s[2] for s in substitutions}
+    fide = dict(Player.objects.filter(id__in=involved, fide_rating__isnull=False)
+                .values_list("id", "fide_rating"))
+    players = []
+    for pid in sorted(set(base) | involved):
+        entry = base.get(pid)
+        if entry is not None:
+            players.append({"id": str(pid), "rating": entry.rating, "rd": entry.rd})
+        elif pid in fide:  # a newcomer starts from his declared FIDE rating (RD 150)
+            players.append({"id": str(pid), "unrated": True, "fide": float(fide[pid])})
+        else:
+            players.append({"id": str(pid), "unrated": True})
+    start_ratings = _start_ratings(ctx, events, fide)
+    index_of = {}
+    engine_games = []
+    for index, g in enumerate(games):
+        game_id, event_id, white, black, result = g[:5]
+        index_of[game_id] = index
+        row = {"white": str(white), "black": str(black), "result": score_of(result)}
+        starts = start_ratings.get(event_id)
+        if starts is not None:
+            for side, pid in (("white_start", white), ("black_start", black)):
+                # Unrated when the tournament started: his initial rating is his start rating.
+                row[side] = starts.get(pid, float(fide.get(pid, INITIAL_RATING)))
+        engine_games.append(row)
+    engine_input = {
+        "params": ctx.params,
+        "players": players,
+        "games": engine_games,
+        "substitutions": [{"game": index_of[game_id], "side": side, "replaces": str(replaces)}
+                          for game_id, side, replaces in sorted(substitutions)],
+    }
+    return Prepared(engine_input, events, excluded,
+                    extra={"games": games, "base": base, "late": late,
+                           "substitutions": substitutions})
+
+
+def _start_ratings(ctx: Context, events, fide: dict[int, int]) -> dict[int, dict[int, float]]:
+    """Rule 1.4: each player's rating on the list valid when the tournament started."""
+    result = {}
+    lists = {}
+    for event in events:
+        rating_list = published_list_valid_on(ctx.federation, event.start)
+        if rating_list is None:
+            continue
+        if rating_list.pk not in lists:
+            lists[rating_list.pk] = dict(rating_list.entries.values_list("player_id", "rating"))
+        result[event.id] = lists[rating_list.pk]
+    return result
+
+
+def interpret(prepared: Prepared, output: dict) -> Outcome:
+    base = prepared.extra["base"]
+    games = prepared.extra["games"]
+    replaced = {(game_id, side): replaces
+                for game_id, side, replaces in prepared.extra["substitutions"]}
+    per_event = defaultdict(list)
+    for game_id, event_id, white, black, result, *_ in games:
+        s = score_of(result)
+        per_event[(event_id, white)].append([game_id, black, s, "white"])
+        per_event[(event_id, black)].append([game_id, white, 1 - s, "black"])
+        for side, player in (("white", white), ("black", black)):
+            if (game_id, side) in replaced:
+                per_event[(event_id, player)][-1].append({"substitute_for":
+                                                          replaced[(game_id, side)]})
+    entries, after = [], {}
+    for row in output["players"]:
+        if row.get("unrated"):
+            continue
+        pid = int(row["id"])
+        after[pid] = (row["rating"], row["rd"])
+        entries.append(EntryRow(
+            player_id=pid, rating=row["rating"], rd=row["rd"],
+            published_rating=row["published_rating"], published_rd=row["published_rd"],
+            games=row["games"],
+            total_games=(base[pid].total_games if pid in base else 0) + row["games"]))
+    event_ratings = []
+    for (event_id, pid), rows in sorted(per_event.items()):
+        if pid not in after:
+            continue
+        entry = base.get(pid)
+        event_ratings.append(EventRatingRow(
+            event_id=event_id, player_id=pid, before=entry.rating if entry else None,
+            before_rd=entry.rd if entry else None, after=after[pid][0], after_rd=after[pid][1],
+            games=len(rows), score=sum(r[2] for r in rows), details={"games": rows}))
+    return Outcome(entries, event_ratings, report={"late_results": prepared.extra["late"][:200],
+                                                   "late_count": len(prepared.extra["late"])})

@@ -1,0 +1,187 @@
+"""WFCC: the tournaments counted in a quarter, each rated with the list valid at its start.
+
+Several tournaments in one quarter all start from the list rating; the next list value is the
+list rating plus the sum of the (rounded) changes (RULES §5). A solver without a full rating
+collects half-ratings; two make a full rating. Solvers without a rated tournament for five
+years leave the published list (kept in the database; half-ratings discarded).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import asdict
+from decimal import Decimal
+
+from ratings.engines import wfcc as engine
+from ratings.engines.errors import EngineInputError
+from ratings.engines.rounding import half_up_int
+from ratings.engines.wfcc_types import Solver, Tournament, WfccParams
+from ratings.periods import wfcc_expired, wfcc_next_list_rating, wfcc_period_for_tournament
+from ratings.runners.common import (
+    Context,
+    EntryRow,
+    EventRatingRow,
+    NormRow,
+    Outcome,
+    Prepared,
+    base_entries,
+    published_list_valid_on,
+    split_events,
+)
+from tournaments.models import Championship, Event, EventKind, SolverScore
+
+KT_OF_CATEGORY = {"W40": 4, "W30": 3, "W25": 2.5, "W20": 2, "W15": 1.5, "W10": 1, "O20": 2,
+                  "O15": 1.5, "O10": 1}
+CHAMPIONSHIPS = {Championship.WCSC, Championship.ECSC}
+
+
+def _kt(event: Event) -> float:
+    if event.kt is not None:
+        return float(event.kt)
+    return float(KT_OF_CATEGORY.get(event.rating_class, 1))
+
+
+def _list_ratings(rating_list) -> dict[int, float]:
+    if rating_list is None:
+        return {}
+    return {pid: rating for pid, rating, half in rating_list.entries.values_list(
+        "player_id", "rating", "half_rating") if not half}
+
+
+def build(ctx: Context) -> Prepared:
+    period = ctx.period
+    candidates = Event.objects.filter(
+        federation=ctx.federation, kind=EventKind.SOLVING,
+        end__gte=period.starts_on.replace(year=period.starts_on.year - 1),
+        start__lte=period.ends_on).order_by("end", "start", "code")
+    in_period = [e for e in candidates
+                 if wfcc_period_for_tournament(e.start, e.end).counted_in.code == period.code]
+    events, excluded = split_events(ctx.federation, in_period)
+    scores = defaultdict(lambda: defaultdict(lambda: defaultdict(Decimal)))
+    times = defaultdict(lambda: defaultdict(int))
+    for event_id, solver_id, round_no, points, minutes in SolverScore.objects.filter(
+            problem__event__in=events).values_list(
+            "problem__event_id", "solver_id", "problem__round", "points", "time_used_minutes"):
+        scores[event_id][solver_id][round_no] += points
+        times[event_id][solver_id] += minutes or 0
+    problem_counts = defaultdict(lambda: defaultdict(int))
+    for event in events:
+        for problem in event.problems.all():
+            problem_counts[event.id][problem.round] += 1
+    start_lists = {e.id: _list_ratings(published_list_valid_on(ctx.federation, e.start))
+                   for e in events}
+    tournaments = []
+    for event in events:
+        rounds = sorted(problem_counts[event.id])
+        solvers = tuple(
+            Solver(id=str(pid), rounds=tuple(float(per_round.get(r, 0)) for r in rounds),
+                   rating=start_lists[event.id].get(pid), time=float(times[event.id][pid]))
+            for pid, per_round in sorted(scores[event.id].items()))
+        tournaments.append(Tournament(
+            id=event.code, kt=_kt(event), solvers=solvers, multi_location=event.multi_location,
+            problems=tuple(problem_counts[event.id][r] for r in rounds)))
+    engine_input = {"params": ctx.params, "tournaments": [asdict(t) for t in tournaments]}
+    return Prepared(engine_input, events, excluded,
+                    extra={"tournaments": tournaments, "base": base_entries(ctx.base_list)})
+
+
+def compute(prepared: Prepared, params: dict) -> dict:
+    """Rates the tournaments one by one, carrying half-ratings; a degenerate one is left out."""
+    base = prepared.extra["base"]
+    halves = {pid: tuple(e.state.get("half_ratings", [])) for pid, e in base.items()
+              if e.half_rating}
+    wfcc_params = WfccParams(**params) if params else WfccParams()
+    rated, skipped = [], []
+    for event, tournament in zip(prepared.events, prepared.extra["tournaments"], strict=True):
+        solvers = tuple(
+            s if s.rating is not None else Solver(
+                id=s.id, rounds=s.rounds, half_ratings=halves.get(int(s.id), ())[:1],
+                time=s.time)
+            for s in tournament.solvers)
+        try:
+            result = engine.rate_tournament(
+                Tournament(id=tournament.id, kt=tournament.kt, solvers=solvers,
+                           multi_location=tournament.multi_location,
+                           problems=tournament.problems), wfcc_params)
+        except EngineInputError as error:
+            skipped.append({"event": event.code, "name": event.name,
+                            "reason": f"not rated ({error}); referred to the WFCC representative"})
+            continue
+        for solver in result.solvers:
+            if solver.half_ratings is not None and solver.rating is None:
+                halves[int(solver.id)] = solver.half_ratings
+        rated.append((event, result))
+    return {"rated": rated, "skipped": skipped}
+
+
+def interpret(prepared: Prepared, output: dict) -> Outcome:
+    base = prepared.extra["base"]
+    list_date = prepared.extra["list_date"]
+    changes = defaultdict(list)
+    list_rating: dict[int, float] = {}
+    new_full: dict[int, float] = {}
+    halves: dict[int, list[float]] = {}
+    last_played: dict[int, str] = {}
+    event_ratings, norms = [], []
+    for event, result in output["rated"]:
+        for solver in result.solvers:
+            pid = int(solver.id)
+            last_played[pid] = event.end.isoformat()
+            before = base[pid].rating if pid in base and not base[pid].half_rating else None
+            if solver.change is not None:
+                changes[pid].append(solver.change)
+                start = before if before is not None else solver.rating - solver.change
+                list_rating.setdefault(pid, start)
+                after = wfcc_next_list_rating(list_rating[pid], changes[pid])
+            elif solver.rating is not None:
+                new_full[pid] = solver.rating
+                after = solver.rating
+            else:
+                halves[pid] = list(solver.half_ratings or ())
+                after = sum(halves[pid]) / len(halves[pid])
+            event_ratings.append(EventRatingRow(
+                event_id=event.id, player_id=pid, before=before, after=after, games=1,
+                score=solver.result, details={
+                    "place": solver.place, "expected": solver.expected, "change": solver.change,
+                    "performance": solver.performance, "kt": result.kt,
+                    "slope": result.line.slope, "intercept": result.line.intercept,
+                    "sorted": result.line.sorted, "corrected": result.line.corrected,
+                    "rmas": result.line.rmas, "norms": list(solver.norms)}))
+            norms.extend(NormRow(event.id, pid, title, event.championship in CHAMPIONSHIPS)
+                         for title in solver.norms)
+    entries = []
+    for pid in sorted(set(base) | set(changes) | set(new_full) | set(halves)):
+        entry = base.get(pid)
+        last = last_played.get(pid) or (entry.state.get("last") if entry else None)
+        if pid in changes:
+            rating = wfcc_next_list_rating(list_rating[pid], changes[pid])
+        elif pid in new_full:
+            rating = new_full[pid]
+        elif pid in halves:
+            rating = None
+        else:
+            rating = entry.rating if not entry.half_rating else None
+        if rating is not None:
+            state = {"last": last}
+            expired = last is not None and wfcc_expired(_date(last), list_date)
+            entries.append(EntryRow(player_id=pid, rating=rating,
+                                    published_rating=half_up_int(rating),
+                                    games=len(changes.get(pid, [])) + (pid in new_full),
+                                    listed=not expired, state=state))
+            continue
+        half_list = halves.get(pid) or (entry.state.get("half_ratings", []) if entry else [])
+        expired = last is not None and wfcc_expired(_date(last), list_date)
+        if expired or not half_list:
+            continue  # an expired half-rating is discarded (RULES §4.2)
+        average = sum(half_list) / len(half_list)
+        entries.append(EntryRow(player_id=pid, rating=average,
+                                published_rating=half_up_int(average), half_rating=True,
+                                games=int(pid in halves),
+                                state={"last": last, "half_ratings": half_list}))
+    return Outcome(entries, event_ratings, norms, report={"not_rated": output["skipped"]})
+
+
+def _date(text: str):
+    from datetime import date
+
+    return date.fromisoformat(text)

@@ -1,0 +1,29 @@
+"""Thin Celery adapters: ids in, one service call."""
+
+from __future__ import annotations
+
+from celery import shared_task
+from django.utils import timezone
+
+from ratings import services
+
+
+@shared_task(name="ratings.execute_run", acks_late=True, reject_on_worker_lost=True)
+def execute_run(run_id: int) -> str:
+    run = services.execute_run(run_id=run_id)
+    return "no-op" if run is None else run.status
+
+
+@shared_task(name="ratings.publish_list", acks_late=True)
+def publish_list(list_id: int) -> str:
+    return services.publish_list(list_id=list_id).status
+
+
+@shared_task(name="ratings.schedule_due_runs")
+def schedule_due_runs() -> int:
+    return len(services.schedule_due_runs(today=timezone.localdate()))
+
+
+@shared_task(name="ratings.reap_stuck_runs")
+def reap_stuck_runs() -> int:
+    return services.reap_stuck_runs()

@@ -1,0 +1,87 @@
+"""EGF: a synthetic history (20,000 tournaments, 1,500,000 games) rated by the vectorised engine
+and by the scalar reference loop in the same run; and parsing the real egc2013.h9 table.
+
+Run: python -m tests.benchmarks.run egf   (or `make bench` for all benchmarks)
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import numpy as np
+
+from ratings.engines import egf
+from ratings.engines.reference import egf as reference
+from tournaments.formats import egf as h9
+
+TOURNAMENTS = 20_000
+GAMES = 1_500_000
+POOL = 60_000
+REAL_TABLE = Path(__file__).resolve().parents[2] / ".." / ".." / "shared" / "realdata" / "egc2013.h9"
+REAL_TABLE_FALLBACK = Path("/work/shared/realdata/egc2013.h9")
+
+
+def synthetic_history(seed: int = 2013) -> list[egf.Tournament]:
+    """Tournaments of 20-40 players drawn from a pool, 4-6 rounds of random pairings; some
+    handicap games, a few jigo, grades that sometimes improve (resets), every class."""
+    rng = np.random.default_rng(seed)
+    base_grade = rng.integers(-30, 7, size=POOL)  # grade steps: -30 = 30k, 0 = 1d, 6 = 7d
+    games_left = GAMES
+    history = []
+    for t in range(TOURNAMENTS):
+        n = int(rng.integers(20, 41))
+        rounds = max(1, min(6, round(games_left / max(TOURNAMENTS - t, 1) / (n // 2))))
+        players = rng.choice(POOL, size=n, replace=False)
+        steps = base_grade[players] + (rng.random(n) < 0.03) * 2
+        base_grade[players] = np.minimum(steps, 6)
+        entries = tuple(
+            egf.PlayerEntry(str(p), f"{-s}k" if s < 0 else f"{s + 1}d")
+            for p, s in zip(players.tolist(), base_grade[players].tolist(), strict=True)
+        )
+        games = []
+        for _ in range(rounds):
+            order = rng.permutation(n)
+            white, black = order[0::2][: n // 2], order[1::2][: n // 2]
+            result = rng.choice([0.0, 1.0, 0.5], p=[0.49, 0.49, 0.02], size=n // 2)
+            stones = np.where(rng.random(n // 2) < 0.2, rng.integers(0, 10, n // 2), 0)
+            games.extend(
+                egf.Game(str(players[w]), str(players[b]), r, h)
+                for w, b, r, h in zip(
+                    white.tolist(), black.tolist(), result.tolist(), stones.tolist(), strict=True
+                )
+            )
+        games_left -= len(games)
+        history.append(egf.Tournament(f"T{t}", "ABCD"[t % 4], None, entries, tuple(games)))
+    return history
+
+
+def _timed(function, *args):
+    started = time.perf_counter()
+    value = function(*args)
+    return time.perf_counter() - started, value
+
+
+def main() -> None:
+    history = synthetic_history()
+    n_games = sum(len(t.games) for t in history)
+    print(f"synthetic history: {len(history)} tournaments, {n_games} games")
+    fast_s, fast = _timed(egf.rate_history, history)
+    ref_s, ref = _timed(reference.rate_history, history)
+    worst = max(
+        abs(p.after - q.after)
+        for a, b in zip(fast, ref, strict=True)
+        for p, q in zip(a.players, b.players, strict=True)
+    )
+    print(f"  vectorised engine : {fast_s:8.2f} s   (target < 30 s)")
+    print(f"  reference loop    : {ref_s:8.2f} s")
+    print(f"  speed-up          : {ref_s / fast_s:8.1f} x (target >= 10 x); max |diff| {worst:.2e}")
+
+    path = REAL_TABLE_FALLBACK if not REAL_TABLE.exists() else REAL_TABLE
+    data = path.read_bytes()
+    runs = [_timed(h9.parse_table, data, filename=path.name)[0] for _ in range(5)]
+    table = h9.parse_table(data, filename=path.name)
+    print(
+        f"egc2013.h9: {len(table.players)} players, {len(table.games)} games, "
+        f"{len(table.errors)} errors; parse best of 5 {min(runs):.3f} s (target < 0.2 s)"
+    )

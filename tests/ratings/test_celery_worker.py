@@ -1,0 +1,123 @@
+"""Runs through a real Redis broker and a real Celery worker process (REDIS_URL + PostgreSQL).
+
+Skipped, with the reason printed, when REDIS_URL or a PostgreSQL DATABASE_URL is absent.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.db import connection
+
+from ratings import services, tasks
+from ratings.models import RatingList, RatingRun, RunStatus
+
+pytestmark = [pytest.mark.redis, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _test_database_url() -> str:
+    db = settings.DATABASES["default"]
+    auth = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
+    return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
+@pytest.fixture
+def start_worker(tmp_path):
+    workers = []
+
+    def start(**extra_env):
+        from federation.celery import app
+
+        app.control.purge()
+        env = {**os.environ, "DATABASE_URL": _test_database_url(), **extra_env}
+        log = open(tmp_path / f"worker{len(workers)}.log", "w")  # noqa: SIM115
+        process = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "federation", "worker", "-Q", "ratings",
+             "-c", "1", "-P", "prefork", "--without-gossip", "--without-mingle",
+             "--without-heartbeat", "-l", "info"],
+            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        workers.append((process, log))
+        return process
+
+    yield start
+    for process, log in workers:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+        log.close()
+
+
+def _wait_for(predicate, timeout=90.0, what="condition"):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        time.sleep(0.2)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def _finished(run_id):
+    return lambda: RatingRun.objects.filter(
+        pk=run_id, status__in=[RunStatus.SUCCEEDED, RunStatus.FAILED]).exists()
+
+
+def test_worker_executes_a_requested_run_once(iccf_world, start_worker):
+    start_worker()
+    run = services.request_run(federation=iccf_world["federation"], period_code="2026Q1")
+    _wait_for(_finished(run.pk), what="the worker to finish the run")
+    run.refresh_from_db()
+    assert run.status == RunStatus.SUCCEEDED, run.error
+    assert RatingList.objects.filter(run=run).count() == 1
+    # The same task delivered again (twice) changes nothing.
+    tasks.execute_run.delay(run.pk)
+    tasks.execute_run.delay(run.pk)
+    time.sleep(3)
+    assert RatingList.objects.filter(period=run.period).count() == 1
+    assert RatingRun.objects.get(pk=run.pk).attempts == 1
+
+
+def test_failing_run_is_recorded_by_the_worker(iccf_world, start_worker):
+    federation = iccf_world["federation"]
+    federation.params = {"rd_cap": "high"}
+    federation.save()
+    start_worker()
+    run = services.request_run(federation=federation, period_code="2026Q1")
+    _wait_for(_finished(run.pk), what="the run to fail")
+    run.refresh_from_db()
+    assert run.status == RunStatus.FAILED
+    assert "rd_cap" in run.error
+    assert not RatingList.objects.filter(run=run).exists()
+    assert not run.event_ratings.exists()
+
+
+def test_worker_killed_mid_write_leaves_nothing_and_redelivery_completes(
+        iccf_world, start_worker, tmp_path):
+    marker = tmp_path / "paused"
+    start_worker(RATING_RUN_FAULT_PAUSE_FILE=str(marker), RATING_RUN_FAULT_PAUSE_SECONDS="120")
+    run = services.request_run(federation=iccf_world["federation"], period_code="2026Q1")
+    _wait_for(marker.exists, what="the run to pause mid-write")
+    _wait_for(lambda: marker.read_text().strip().isdigit(), what="the child pid")
+    child = int(marker.read_text())
+    # Mid-write: the list rows exist inside the worker's open transaction, invisible here.
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE state = "
+                       "'idle in transaction' AND datname = current_database()")
+        assert cursor.fetchone()[0] >= 1
+    assert not RatingList.objects.filter(run=run).exists()
+    os.kill(child, signal.SIGKILL)
+    _wait_for(_finished(run.pk), what="the redelivered task to complete the run")
+    run.refresh_from_db()
+    assert run.status == RunStatus.SUCCEEDED, run.error
+    assert run.attempts == 1  # the killed attempt was rolled back with everything it wrote
+    assert RatingList.objects.filter(period=run.period).count() == 1
+    assert run.rating_list.entries.count() == 6
