@@ -55,3 +55,12 @@ def minus(a, b):
         return float(a) - float(b)
     except (TypeError, ValueError):
         return None
+
+
+@register.filter
+def get(mapping, key):
+    """mapping[key] or None (dict lookup with a variable key)."""
+    try:
+        return mapping.get(key)
+    except AttributeError:
+        return None

@@ -9,15 +9,9 @@ from datetime import date
 
 import pytest
 
-from ratings.models import EventRating
-from tests.site.factories import (
-    make_event,
-    make_federation,
-    make_list,
-    make_period,
-    make_players,
-    publish,
-)
+from federation.models import Player
+from tests.site.factories import make_federation, make_players, standard_world
+from tournaments.models import Event, Game
 
 pytestmark = pytest.mark.django_db
 
@@ -146,83 +140,154 @@ def test_whatif_index_lists_calculators(client):
 
 
 # ---------------------------------------------------------------------------------------------
-# Explain my change
+# Explain my change: real runs (eager), published, then explained from the rebuilt inputs
 
 
-def _playchess_world(details_a: dict | None, after_a: float):
-    fed = make_federation("pc", "playchess")
-    a, b = make_players(fed, [("A", "Alpha", "DE", ""), ("B", "Bravo", "DE", "")])
-    period = make_period(fed, "2026-02", date(2026, 2, 1))
-    rl = make_list(fed, period, {a: after_a, b: B_AFTER_LOSS}, published=False)
-    event, _ = make_event(fed, "BLITZ-1", [a, b])
-    EventRating.objects.create(
-        run=rl.run,
-        event=event,
-        player=a,
-        before=2000.0,
-        after=after_a,
-        games=1,
-        score=1,
-        details=details_a or {},
+def _run_and_publish(federation, code):
+    from ratings import services
+
+    run = services.run_now(federation=federation, period_code=code)
+    assert run.status == "succeeded", run.error
+    services.publish_list(list_id=run.rating_list.pk)
+    return run
+
+
+@pytest.fixture
+def iccf_run():
+    from ratings.services import import_list
+
+    fed = make_federation("icc", "iccf")
+    players = make_players(fed, [(str(100 + i), f"P{i}", "DE", "") for i in range(6)])
+    import_list(
+        federation=fed,
+        period_code="2025Q4",
+        entries=[
+            {
+                "player_id": p.pk,
+                "rating": 1900.0 + 50 * i,
+                "published_rating": 1900 + 50 * i,
+                "rd": 80.0,
+                "published_rd": 80,
+            }
+            for i, p in enumerate(players[:5])
+        ],
     )
-    EventRating.objects.create(
-        run=rl.run,
-        event=event,
-        player=b,
-        before=2200.0,
-        after=B_AFTER_LOSS,
-        games=1,
-        score=0,
-        details={
-            "rating_before": 2200.0,
-            "games_before": 40,
-            "games": [{"opponent": "A", "opponent_rating": 2000.0, "colour": "black", "result": 0}],
-        },
+    event = Event.objects.create(
+        federation=fed,
+        name="Section 1",
+        code="S1",
+        kind="individual",
+        status="accepted",
+        start=date(2025, 10, 15),
+        end=date(2026, 6, 30),
+        transmission="electronic",
+        reflection_days=50,
+        reflection_moves=10,
     )
-    publish(rl)
-    return rl.run
+    for i, result in enumerate(["1-0", "1/2", "0-1", "1-0", "1/2"]):
+        Game.objects.create(
+            event=event,
+            round=1,
+            white=players[i],
+            black=players[(i + 1) % 6],
+            result=result,
+            finished_on=date(2025, 10, 20 + i),
+            reported_on=date(2025, 10, 21 + i),
+        )
+    return fed, players, _run_and_publish(fed, "2026Q1")
 
 
-def test_explain_playchess_recomputes_the_published_rating(client):
-    run = _playchess_world(
-        {
-            "rating_before": 2000.0,
-            "games_before": 5,
-            "score_before": 2.5,
-            "opponents_before": 10000.0,
-            "games": [{"opponent": "B", "opponent_rating": 2200.0, "colour": "white", "result": 1}],
-        },
-        A_AFTER_WIN,
-    )
-    html = client.get(f"/federations/pc/players/A/explain/{run.pk}/").content.decode()
-    assert "equal to the published rating" in html
-    assert "Provisional rating" in html and f"{RC:.4f}" in html
-    html = client.get(f"/federations/pc/players/B/explain/{run.pk}/").content.decode()
-    assert "equal to the published rating" in html
-    assert "Established rating" in html and f"{B_WE:.6f}" in html
+def test_explain_iccf_recomputes_the_published_rating_and_rd(client, iccf_run):
+    fed, players, run = iccf_run
+    for p in (players[0], players[5]):  # a rated player and a newcomer
+        html = client.get(f"/federations/icc/players/{p.federation_player_id}/explain/{run.pk}/")
+        html = html.content.decode()
+        assert "exactly the run" in html, html
+        assert "equal to the published rating" in html
+        for name in ("D1", "D2", "σ′", "μ′", "Pw−", "Pd+"):
+            assert name in html
+    entry = run.rating_list.entries.get(player=players[0])
+    html = client.get(f"/federations/icc/players/100/explain/{run.pk}/").content.decode()
+    assert f"{entry.rating:.3f}" in html
 
 
-def test_explain_flags_a_published_value_the_engine_does_not_reproduce(client):
-    run = _playchess_world(
-        {
-            "rating_before": 2000.0,
-            "games_before": 5,
-            "score_before": 2.5,
-            "opponents_before": 10000.0,
-            "games": [{"opponent": "B", "opponent_rating": 2200.0, "colour": "white", "result": 1}],
-        },
-        A_AFTER_WIN + 1,
-    )
-    html = client.get(f"/federations/pc/players/A/explain/{run.pk}/").content.decode()
+def test_explain_says_when_the_data_changed_after_the_run(client, iccf_run):
+    fed, players, run = iccf_run
+    Game.objects.filter(event__code="S1", white=players[0]).update(result="0-1")
+    html = client.get(f"/federations/icc/players/100/explain/{run.pk}/").content.decode()
+    assert "The data changed since this run" in html
     assert "differs from the published rating" in html
 
 
-@pytest.mark.parametrize(
-    "details",
-    [None, {"games": [{"opponent": "B"}]}, {"games": "nonsense"}, {"games": [{"result": 5}]}],
-)
-def test_explain_without_usable_details_says_no_breakdown(client, details):
-    run = _playchess_world(details, 2050.0)
-    response = client.get(f"/federations/pc/players/A/explain/{run.pk}/")
+def test_explain_is_linked_from_the_profile_and_event(client, iccf_run):
+    fed, players, run = iccf_run
+    link = f"/federations/icc/players/100/explain/{run.pk}/"
+    assert link in client.get("/federations/icc/players/100/").content.decode()
+    assert link in client.get("/federations/icc/events/S1/").content.decode()
+
+
+def test_explain_playchess_run(client):
+    fed = make_federation("pc", "playchess")
+    players = make_players(fed, [(str(i), f"Q{i}", "DE", "") for i in range(4)])
+    event = Event.objects.create(
+        federation=fed,
+        name="Blitz",
+        code="B1",
+        kind="individual",
+        status="accepted",
+        start=date(2026, 3, 1),
+        end=date(2026, 3, 20),
+    )
+    for i, (w, b, r) in enumerate([(0, 1, "1-0"), (2, 3, "1/2"), (1, 2, "0-1"), (3, 0, "1-0")]):
+        Game.objects.create(
+            event=event,
+            round=i + 1,
+            white=players[w],
+            black=players[b],
+            result=r,
+            finished_on=date(2026, 3, 2 + i),
+        )
+    run = _run_and_publish(fed, "2026-03")
+    html = client.get(f"/federations/pc/players/0/explain/{run.pk}/").content.decode()
+    assert "exactly the run" in html
+    assert "equal to the published rating" in html
+    assert "Provisional rating" in html and "Rc" in html
+    assert "Q1, Ann" in html or "Q1" in html  # opponents by name
+
+
+def test_explain_egf_event(client):
+    fed = make_federation("go", "egf")
+    players = [
+        Player.objects.create(federation=fed, federation_player_id=str(i), surname=f"G{i}", grade=g)
+        for i, g in enumerate(["3d", "1d", "2k", "5k"])
+    ]
+    event = Event.objects.create(
+        federation=fed,
+        name="Go Cup",
+        code="T260314A",
+        kind="individual",
+        status="accepted",
+        start=date(2026, 3, 14),
+        end=date(2026, 3, 15),
+        rating_class="A",
+    )
+    for i, (w, b, r, h) in enumerate([(0, 1, "1-0", 0), (1, 2, "0-1", 2), (3, 0, "1-0", 5)]):
+        Game.objects.create(
+            event=event, round=i + 1, white=players[w], black=players[b], result=r, handicap=h
+        )
+    from ratings.periods import period_for
+
+    code = period_for("egf", date(2026, 3, 15)).code
+    run = _run_and_publish(fed, code)
+    for p in players:
+        html = client.get(f"/federations/go/players/{p.federation_player_id}/explain/{run.pk}/")
+        html = html.content.decode()
+        assert "equal to the published rating" in html, html
+        assert "con" in html and "SE" in html
+
+
+def test_explain_without_rebuildable_inputs_says_no_breakdown(client):
+    world = standard_world(system="playchess", code="pc")  # hand-made rows: no run input
+    response = client.get(f"/federations/pc/players/101/explain/{world.runs[1].pk}/")
     assert response.status_code == 200
-    assert "no breakdown stored" in response.content.decode()
+    assert "no breakdown" in response.content.decode()
