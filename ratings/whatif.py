@@ -67,6 +67,7 @@ def _lines(text: str) -> list[tuple[int, list[str]]]:
 class Outcome:
     explanation: object  # the engine's explanation object, shown by the system's partial
     rating: float | None  # the new rating, unrounded (None: still no full rating)
+    rd: float | None = None
 
     @property
     def published(self) -> int | None:
@@ -208,6 +209,180 @@ def compute_wfcc(data: dict):
 
 
 # ---------------------------------------------------------------------------------------------
+# ICCF
+
+_COLOURS = {"w": "white", "white": "white", "b": "black", "black": "black"}
+
+
+class IccfForm(forms.Form):
+    rating = forms.FloatField(
+        label=_("Your rating"),
+        required=False,
+        min_value=0,
+        max_value=4000,
+        help_text=_("Empty: unrated (you start at 1800, RD 250, or your FIDE rating, RD 150)."),
+    )
+    rd = forms.FloatField(label=_("Your RD"), required=False, min_value=1, max_value=350)
+    fide = forms.FloatField(
+        label=_("Unrated: your FIDE rating"), required=False, min_value=1000, max_value=3000
+    )
+    inflate = forms.BooleanField(
+        label=_("Values are from the last list (add the period's RD inflation)"),
+        required=False,
+        initial=True,
+    )
+    opponents = forms.CharField(
+        label=_(
+            "Games: one a line, the opponent's rating, RD, your result (1, 0.5, 0) and "
+            "optionally your colour (w/b)"
+        ),
+        widget=forms.Textarea(attrs={"rows": 6, "cols": 30}),
+        max_length=10000,
+    )
+
+    def clean_opponents(self):
+        games = []
+        for n, parts in _lines(self.cleaned_data["opponents"]):
+            where = _("line %(n)s") % {"n": n}
+            if len(parts) not in (3, 4):
+                raise forms.ValidationError(
+                    _("%(where)s: give rating, RD, result and optionally colour"),
+                    params={"where": where},
+                )
+            rating = _number(parts[0], where, 0, 4000)
+            rd = _number(parts[1], where, 1, 350)
+            result = _RESULTS.get(parts[2].lower())
+            if result is None:
+                raise forms.ValidationError(
+                    _("%(where)s: the result must be 1, 0.5 or 0"), params={"where": where}
+                )
+            colour = _COLOURS.get(parts[3].lower()) if len(parts) == 4 else "white"
+            if colour is None:
+                raise forms.ValidationError(
+                    _("%(where)s: the colour is w or b"), params={"where": where}
+                )
+            games.append((rating, rd, result, colour))
+        if not games:
+            raise forms.ValidationError(_("Enter at least one game."))
+        return games
+
+    def clean(self):
+        data = super().clean()
+        if (data.get("rating") is None) != (data.get("rd") is None):
+            raise forms.ValidationError(_("Give both your rating and your RD, or neither."))
+        return data
+
+
+def compute_iccf(data: dict):
+    from ratings.engines import iccf
+
+    params = iccf.Params() if data.get("inflate") else iccf.Params(c=0.0)
+    players = [iccf.Player("you", data.get("rating"), data.get("rd"), data.get("fide"))]
+    games = []
+    for i, (rating, rd, result, colour) in enumerate(data["opponents"]):
+        opp = f"opponent {i + 1}"
+        players.append(iccf.Player(opp, rating, rd))
+        if colour == "white":
+            games.append(iccf.Game("you", opp, result))
+        else:
+            games.append(iccf.Game(opp, "you", 1.0 - result))
+    explanation = iccf.explain("you", players, games, (), params)
+    return Outcome(explanation, explanation.rating, explanation.rd)
+
+
+# ---------------------------------------------------------------------------------------------
+# EGF
+
+
+class EgfForm(forms.Form):
+    rating = forms.FloatField(
+        label=_("Your GoR"),
+        required=False,
+        min_value=100,
+        max_value=3200,
+        help_text=_("Empty: a new player starts from the grade."),
+    )
+    grade = forms.CharField(label=_("Your grade (e.g. 3k, 2d)"), required=False, max_length=3)
+    tournament_class = forms.ChoiceField(
+        label=_("Tournament class"), choices=[(c, c) for c in "ABCD"], initial="A"
+    )
+    opponents = forms.CharField(
+        label=_(
+            "Games: one a line, the opponent's GoR, your result (1, 0.5, 0), your colour "
+            "(w/b) and the handicap stones Black received"
+        ),
+        widget=forms.Textarea(attrs={"rows": 6, "cols": 30}),
+        max_length=10000,
+    )
+
+    def clean_grade(self):
+        from federation.grades import normalise_grade
+
+        text = self.cleaned_data["grade"]
+        if not text:
+            return ""
+        try:
+            return normalise_grade(text)
+        except ValueError as exc:
+            raise forms.ValidationError(str(exc)) from None
+
+    def clean_opponents(self):
+        games = []
+        for n, parts in _lines(self.cleaned_data["opponents"]):
+            where = _("line %(n)s") % {"n": n}
+            if len(parts) not in (2, 3, 4):
+                raise forms.ValidationError(
+                    _("%(where)s: give GoR, result, and optionally colour and handicap"),
+                    params={"where": where},
+                )
+            rating = _number(parts[0], where, 100, 3200)
+            result = _RESULTS.get(parts[1].lower())
+            if result is None:
+                raise forms.ValidationError(
+                    _("%(where)s: the result must be 1, 0.5 or 0"), params={"where": where}
+                )
+            colour = _COLOURS.get(parts[2].lower()) if len(parts) >= 3 else "white"
+            if colour is None:
+                raise forms.ValidationError(
+                    _("%(where)s: the colour is w or b"), params={"where": where}
+                )
+            stones = int(_number(parts[3], where, 0, 30)) if len(parts) == 4 else 0
+            games.append((rating, result, colour, stones))
+        if not games:
+            raise forms.ValidationError(_("Enter at least one game."))
+        return games
+
+    def clean(self):
+        data = super().clean()
+        if data.get("rating") is None and not data.get("grade"):
+            raise forms.ValidationError(_("Give your GoR or, as a new player, your grade."))
+        return data
+
+
+def compute_egf(data: dict):
+    from ratings.engines import egf
+
+    players = [egf.PlayerEntry("you", data.get("grade") or "1k", data.get("rating"))]
+    games = []
+    for i, (rating, result, colour, stones) in enumerate(data["opponents"]):
+        opp = f"opponent {i + 1}"
+        players.append(egf.PlayerEntry(opp, "1k", rating))
+        if colour == "white":
+            games.append(egf.Game("you", opp, result, stones))
+        else:
+            games.append(egf.Game(opp, "you", 1.0 - result, stones))
+    tournament = egf.Tournament(
+        id="what-if",
+        tournament_class=data["tournament_class"],
+        date=None,
+        players=tuple(players),
+        games=tuple(games),
+    )
+    explanation = egf.explain_player(tournament, "you")
+    return Outcome(explanation, explanation.after)
+
+
+# ---------------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -221,6 +396,14 @@ class Calculator:
 
 
 CALCULATORS: dict[str, Calculator] = {
+    "iccf": Calculator(
+        "iccf",
+        _("ICCF correspondence chess (Glicko with win/draw/loss)"),
+        IccfForm,
+        compute_iccf,
+        "ratings/_explain_iccf.html",
+    ),
+    "egf": Calculator("egf", _("EGF go (GoR)"), EgfForm, compute_egf, "ratings/_explain_egf.html"),
     "playchess": Calculator(
         "playchess",
         _("PlayChess (Elo with provisional ratings)"),
