@@ -8,11 +8,14 @@ list's `entry_count` is stored. Sorts by other columns use OFFSET, bounded by MA
 
 from __future__ import annotations
 
+from array import array
+from bisect import bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 
-from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Subquery
+from django.core.cache import cache
+from django.db.models import Exists, F, OuterRef, Q, QuerySet, Subquery
 from django.http import Http404
 
 from federation.models import Federation, Player
@@ -464,15 +467,31 @@ def player_games(player: Player, limit: int = PLAYER_GAMES_SHOWN) -> list[Game]:
 
 
 def country_rank(entry: RatingEntry, country: str) -> int | None:
-    """Position among the listed players of the same country in the same list: one COUNT."""
+    """Position among the listed players of the same country in the same list.
+
+    A published list never changes, so the sorted ranks of each (list, country) are computed once
+    (one query) and kept in the cache without expiry; a position is then a bisection.
+    """
     if not country or entry.rank is None or not entry.listed:
         return None
-    return RatingEntry.objects.filter(
-        rating_list_id=entry.rating_list_id,
-        listed=True,
-        rank__lte=entry.rank,
-        player__country=country,
-    ).aggregate(n=Count("id"))["n"]
+    key = f"ratings:country-ranks:{entry.rating_list_id}:{country}"
+    blob = cache.get(key)
+    if blob is None:
+        ranks = (
+            RatingEntry.objects.filter(
+                rating_list_id=entry.rating_list_id,
+                listed=True,
+                rank__isnull=False,
+                player__country=country,
+            )
+            .order_by("rank")
+            .values_list("rank", flat=True)
+        )
+        blob = array("I", ranks).tobytes()
+        cache.set(key, blob, timeout=None)
+    ranks = array("I")
+    ranks.frombytes(blob)
+    return bisect_right(ranks, entry.rank)
 
 
 def current_entry(player: Player) -> RatingEntry | None:

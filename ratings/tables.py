@@ -11,7 +11,8 @@ from urllib.parse import urlencode
 
 import django_tables2 as tables
 from django.urls import reverse
-from django.utils.html import format_html
+from django.utils.html import escape, format_html
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from ratings.engines.rounding import half_up_int
@@ -74,6 +75,41 @@ class RatingListTable(tables.Table):
         super().__init__(data, exclude=exclude, **kwargs)
         self.federation_code = federation_code
         self.header_links: list[tuple] = []
+
+    def body_html(self) -> SafeString:
+        """The <tr> rows of the page, built in Python.
+
+        Same cells as the render_* methods below, without django-tables2's per-cell machinery
+        (bound rows, accessor resolution, signature inspection), which cost ~20 ms per 50-row
+        page in the site benchmark; the header (sort links) still comes from the Table.
+        """
+        names = [c.name for c in self.columns]
+        classes = {c.name: c.attrs.get("td", {}).get("class", "") for c in self.columns}
+        tds = {n: f'<td class="{classes[n]}">' if classes[n] else "<td>" for n in names}
+        base = reverse("ratings:player", kwargs={"federation": self.federation_code, "player": "0"})
+        base = base[: -len("0/")]
+        provisional = format_html(' <abbr title="{}">P</abbr>', _("provisional"))
+        half = format_html(' <abbr title="{}">½</abbr>', _("half-rating"))
+        out = []
+        for row in self.data.data:
+            cells = []
+            for n in names:
+                if n == "name":
+                    value = f'<a href="{base}{escape(row["fid"])}/">{escape(row["name"])}</a>'
+                elif n == "rating":
+                    mark = (
+                        provisional if row["provisional"] else (half if row["half_rating"] else "")
+                    )
+                    value = f"{row['published_rating']}{mark}"
+                elif n == "rd":
+                    value = "—" if row["published_rd"] is None else str(row["published_rd"])
+                elif n == "change":
+                    value = signed(row["change"])
+                else:
+                    value = escape(row[n]) if row[n] not in (None, "") else "—"
+                cells.append(tds[n] + value + "</td>")
+            out.append("<tr>" + "".join(cells) + "</tr>")
+        return mark_safe("\n".join(out))
 
     def render_name(self, record):
         url = reverse(
