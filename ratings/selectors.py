@@ -9,7 +9,7 @@ list's `entry_count` is stored. Sorts by other columns use OFFSET, bounded by MA
 from __future__ import annotations
 
 from array import array
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
@@ -209,6 +209,7 @@ class ListPage:
     previous_before: int | None
     page: int | None  # OFFSET sorts
     first_index: int  # 1-based position of the first row in the filtered, sorted list
+    total: int | None = None  # rows matching the filters, when known without a COUNT
 
 
 def ordered_rows(qs: QuerySet[RatingEntry], sort: str) -> QuerySet:
@@ -223,8 +224,17 @@ def list_page(
     before: int | None = None,
     page: int = 1,
     size: int = PAGE_SIZE,
+    order_key: str | None = None,
 ) -> ListPage:
-    """One page of the filtered entries `base` (ratings.filters): one query."""
+    """One page of the filtered entries `base` (ratings.filters).
+
+    Unfiltered rank (= rating) order: keyset on the (rating_list, rank) index, one query. With
+    `order_key` (a cache key naming the published list and the filters), the filtered, sorted
+    order of entry ids is computed once and cached (a published list never changes), and every
+    page, however deep and however sorted, is one primary-key query.
+    """
+    if order_key is not None:
+        return _cached_page(base, sort, order_key, after=after, before=before, page=page, size=size)
     if sort in KEYSET_SORTS:
         return _keyset_page(base, sort, after=after, before=before, size=size)
     offset = (page - 1) * size
@@ -241,6 +251,57 @@ def list_page(
         previous_before=None,
         page=page,
         first_index=offset + 1,
+    )
+
+
+def _order_of(base, sort: str, order_key: str) -> tuple[array, array]:
+    """(entry ids, ranks), both in display order, cached without expiry."""
+    key = f"ratings:order:{order_key}:{sort}"
+    cached = cache.get(key)
+    if cached is None:
+        ids, ranks = array("Q"), array("Q")
+        for entry_id, rank in base.order_by(*SORTS[sort]).values_list("id", "rank"):
+            ids.append(entry_id)
+            ranks.append(rank or 0)
+        cached = (ids.tobytes(), ranks.tobytes())
+        cache.set(key, cached, timeout=None)
+    ids, ranks = array("Q"), array("Q")
+    ids.frombytes(cached[0])
+    ranks.frombytes(cached[1])
+    return ids, ranks
+
+
+def _cached_page(base, sort, order_key, *, after, before, page, size) -> ListPage:
+    ids, ranks = _order_of(base, sort, order_key)
+    n = len(ids)
+    keyset = sort in KEYSET_SORTS
+    if keyset:
+        ascending = SORTS[sort] == ("rank",)
+        by_rank = ranks if ascending else array("Q", reversed(ranks))
+        if after is not None:
+            start = bisect_right(by_rank, after) if ascending else n - bisect_left(by_rank, after)
+        elif before is not None:
+            end = bisect_left(by_rank, before) if ascending else n - bisect_right(by_rank, before)
+            start = max(0, end - size)
+        else:
+            start = 0
+    else:
+        start = (page - 1) * size
+        if start and start >= n:
+            raise Http404("no such page")
+    window = ids[start : start + size].tolist()
+    found = {r["id"]: r for r in RatingEntry.objects.filter(pk__in=window).values(*ENTRY_FIELDS)}
+    rows = [flat_row(found[i]) for i in window if i in found]
+    return ListPage(
+        rows=rows,
+        sort=sort,
+        has_next=start + size < n,
+        has_previous=start > 0 and n > 0,
+        next_after=rows[-1]["rank"] if keyset and rows else None,
+        previous_before=rows[0]["rank"] if keyset and rows else None,
+        page=None if keyset else page,
+        first_index=start + 1,
+        total=n,
     )
 
 

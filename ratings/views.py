@@ -64,6 +64,7 @@ def rating_list(request, federation: str, period: str):
     if not (filterset.is_valid() and nav.is_valid()):
         return render(request, "ratings/list.html", context, status=400)
     sort = nav.cleaned_data["sort"]
+    filters = filter_params(request.GET)
     page = selectors.list_page(
         filterset.qs,
         sort=sort,
@@ -71,8 +72,8 @@ def rating_list(request, federation: str, period: str):
         before=nav.cleaned_data["before"],
         page=nav.cleaned_data["page"],
         size=nav.cleaned_data["size"],
+        order_key=order_key(rating_list, filterset, sort),
     )
-    filters = filter_params(request.GET)
     table = RatingListTable(page.rows, federation_code=fed.code, system=fed.system)
     table.build_header_links(request.path, filters, sort)
     base = {**filters, "sort": sort} if sort != "rank" else dict(filters)
@@ -88,6 +89,20 @@ def rating_list(request, federation: str, period: str):
         filtered=bool(filters),
     )
     return render(request, "ratings/list.html", context)
+
+
+def order_key(rating_list, filterset, sort: str) -> str | None:
+    """Cache key of a filtered or non-rank order of a published list (None: keyset on rank)."""
+    data = {k: v for k, v in filterset.form.cleaned_data.items() if v not in (None, "")}
+    if not data and sort in selectors.KEYSET_SORTS:
+        return None
+    canonical = urlencode(
+        sorted(
+            (k, str(v).strip().upper() if k == "country" else str(v).strip())
+            for k, v in data.items()
+        )
+    )
+    return f"{rating_list.pk}:{canonical}"
 
 
 def _page_url(path: str, base: dict, page: selectors.ListPage, *, forward: bool) -> str | None:

@@ -169,8 +169,18 @@ def test_sort_links_toggle_direction(client, big):
     assert f'href="{URL}?sort=name"' in html
 
 
-def test_too_deep_offset_page_is_404(client, big):
+def test_page_past_the_end_is_404(client, big):
     assert client.get(f"{URL}?sort=name&page=100000").status_code == 404
+    assert client.get(f"{URL}?sort=name&page=8&size=5").status_code == 404  # 32 rows
+    assert client.get(f"{URL}?sort=name&page=7&size=5").status_code == 200
+
+
+def test_filtered_pages_come_from_one_cached_order(client, big, django_assert_max_num_queries):
+    client.get(f"{URL}?country=DE&sort=name")
+    with django_assert_max_num_queries(3):  # list, period selector, one page by primary key
+        response = client.get(f"{URL}?country=DE&sort=name&page=2&size=3")
+    assert response.status_code == 200
+    assert "players match" in response.content.decode()
 
 
 @pytest.mark.parametrize(
