@@ -352,3 +352,57 @@ def test_whatif_egf_needs_rating_or_grade(client):
         "/what-if/egf/", {"tournament_class": "A", "grade": "99x", "opponents": "2000 1"}
     )
     assert response.status_code == 400
+
+
+def test_explain_wfcc_tournament(client):
+    from decimal import Decimal
+
+    from ratings.periods import wfcc_period_for_tournament
+    from ratings.services import import_list
+    from tournaments.models import Problem, SolverScore
+
+    fed = make_federation("wf", "wfcc")
+    solvers = make_players(
+        fed, [(str(i), f"S{i:02d}", "RS" if i % 2 else "DE", "") for i in range(12)]
+    )
+    start, end = date(2026, 2, 7), date(2026, 2, 8)
+    base = wfcc_period_for_tournament(start, end).counted_in
+    import_list(
+        federation=fed,
+        period_code="2026Q1",
+        entries=[
+            {"player_id": p.pk, "rating": 2000.0 + 40 * i, "published_rating": 2000 + 40 * i}
+            for i, p in enumerate(solvers[:11])
+        ],
+    )
+    event = Event.objects.create(
+        federation=fed,
+        name="Solving Open",
+        code="SO-26",
+        kind="solving",
+        status="accepted",
+        start=start,
+        end=end,
+        kt=Decimal("1.5"),
+    )
+    groups = ["twomover", "threemover", "moremover", "endgame", "helpmate", "selfmate"]
+    problems = [
+        Problem.objects.create(
+            event=event, round=r, number=n, group=groups[(n - 1) % 6], original=True
+        )
+        for r in (1, 2)
+        for n in range(1, 7)
+    ]
+    for i, solver in enumerate(solvers):
+        for k, problem in enumerate(problems):
+            points = Decimal(5) if (i + k) % 12 < 3 + i * 0.7 else Decimal("2.5") * (k % 2)
+            SolverScore.objects.create(problem=problem, solver=solver, points=points)
+    run = _run_and_publish(fed, base.code)
+    for solver in (solvers[0], solvers[10], solvers[11]):  # rated, top rated, unrated
+        html = client.get(
+            f"/federations/wf/players/{solver.federation_player_id}/explain/{run.pk}/"
+        )
+        html = html.content.decode()
+        assert "exactly the run" in html, html
+        assert "equal to the published rating" in html, html
+        assert "CorrCoeff" in html and "RMAS" in html
