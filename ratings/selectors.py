@@ -151,10 +151,34 @@ def federation_summaries(today: date) -> list[FederationSummary]:
             latest_valid_from=f.latest_valid_from,
             latest_published_at=f.latest_published_at,
             latest_entries=f.latest_entries,
-            next_due=f.next_due,
+            next_due=next_list_due(f.system, today, f.latest_valid_from, f.next_due),
         )
         for f in rows
     ]
+
+
+def next_list_due(
+    system: str, today: date, latest_valid_from: date | None, stored: date | None
+) -> date | None:
+    """The publication date of the next list not yet published, from the federation's calendar
+    (ratings.periods), or a stored period's date when that is earlier."""
+    from ratings import periods
+
+    try:
+        current = periods.period_for(system, today)
+    except Exception:  # an unknown system: only what is stored
+        return stored
+    candidates = [periods.previous_period(current), current, periods.next_period(current)]
+    due = [
+        p.list_published_on
+        for p in candidates
+        if p.list_published_on >= today
+        and (latest_valid_from is None or p.valid_from > latest_valid_from)
+    ]
+    found = min(due) if due else None
+    if stored is not None and (found is None or stored < found):
+        return stored
+    return found
 
 
 def federation_or_404(code: str) -> Federation:

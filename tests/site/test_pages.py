@@ -54,8 +54,7 @@ def _grow(world, extra: int) -> None:
 def test_home_lists_federations_with_latest_list_and_next_due(
     client, django_assert_max_num_queries
 ):
-    world = standard_world()
-    make_period(world.federation, "2099Q1", date(2099, 1, 1))
+    standard_world()
     make_federation("empty", "egf")
     with django_assert_max_num_queries(1):
         response = client.get("/")
@@ -63,7 +62,12 @@ def test_home_lists_federations_with_latest_list_and_next_due(
     assert "Federation FED" in html and "Federation EMPTY" in html
     assert 'href="/federations/fed/lists/2026Q2/"' in html
     assert "none published yet" in html
-    assert "2098-12-17" in html  # list_published_on of the next period (factory: 15 days before)
+    from django.utils import timezone
+
+    from ratings.selectors import next_list_due
+
+    due = next_list_due("iccf", timezone.localdate(), date(2026, 4, 1), None)
+    assert due is not None and due.isoformat() in html
 
 
 def test_federation_redirects_to_its_latest_list(client):
@@ -338,3 +342,15 @@ def test_pages_send_no_inline_script(client):
         assert " on" + "click=" not in html
         assert "script-src 'self'" in response["Content-Security-Policy"]
         assert '<meta name="viewport"' in html
+
+
+def test_next_list_due_follows_the_calendar():
+    from ratings.selectors import next_list_due
+
+    # ICCF: the list valid from 1 Jan 2027 is published about 15 Dec 2026.
+    assert next_list_due("iccf", date(2026, 11, 21), date(2026, 10, 1), None) == date(2026, 12, 15)
+    # Once it is published the next one is due in March.
+    assert next_list_due("iccf", date(2026, 11, 21), date(2027, 1, 1), None) == date(2027, 3, 15)
+    # A stored earlier date wins; an unknown system gives only the stored date.
+    assert next_list_due("iccf", date(2026, 11, 21), None, date(2026, 11, 30)) == date(2026, 11, 30)
+    assert next_list_due("chess960", date(2026, 11, 21), None, None) is None
