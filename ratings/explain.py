@@ -14,6 +14,7 @@ import math
 from dataclasses import dataclass, field
 
 from django.http import Http404
+from django.utils.translation import gettext as _
 
 from federation.models import Player
 from ratings.engines.errors import EngineInputError
@@ -84,7 +85,9 @@ def explain_run(player: Player, run_id: int) -> ExplainReport:
         explainer(report, player)
     except (EngineInputError, KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
         report.breakdown, report.recomputed, report.sections = None, None, []
-        report.note = f"no breakdown stored ({exc.__class__.__name__}: {exc})"
+        report.note = _("no breakdown stored (%(error)s)") % {
+            "error": f"{exc.__class__.__name__}: {exc}"
+        }
     if report.breakdown is not None:
         _name_players(report)
     return report
@@ -92,7 +95,7 @@ def explain_run(player: Player, run_id: int) -> ExplainReport:
 
 def _name_players(report: ExplainReport) -> None:
     ids = set()
-    for item in [report.breakdown, *[x for _, x in report.sections]]:
+    for item in [report.breakdown, *[x for _er, x in report.sections]]:
         for attr in ("games", "steps"):
             for g in getattr(item, attr, ()) or ():
                 ids.add(getattr(g, "opponent", None))
@@ -170,7 +173,7 @@ def _egf(report: ExplainReport, player: Player) -> None:
     for er in report.event_ratings:
         rows = (er.details or {}).get("games")
         if not rows:
-            report.note = "no breakdown stored"
+            report.note = _("no breakdown stored")
             return
         me = str(player.pk)
         ids = {me} | {str(r[1]) for r in rows}
