@@ -554,28 +554,29 @@ def player_games(player: Player, limit: int = PLAYER_GAMES_SHOWN) -> list[Game]:
 def country_rank(entry: RatingEntry, country: str) -> int | None:
     """Position among the listed players of the same country in the same list.
 
-    A published list never changes, so the sorted ranks of each (list, country) are computed once
-    (one query) and kept in the cache without expiry; a position is then a bisection.
+    A published list never changes, so the sorted ranks of every country of a list are read once
+    (one query over the list) and kept in the cache without expiry; a position is then a
+    bisection, with no query.
     """
     if not country or entry.rank is None or not entry.listed:
         return None
-    key = f"ratings:country-ranks:{entry.rating_list_id}:{country}"
-    blob = cache.get(key)
-    if blob is None:
-        ranks = (
+    key = f"ratings:country-ranks:{entry.rating_list_id}"
+    by_country = cache.get(key)
+    if by_country is None:
+        arrays: dict[str, array] = {}
+        rows = (
             RatingEntry.objects.filter(
-                rating_list_id=entry.rating_list_id,
-                listed=True,
-                rank__isnull=False,
-                player__country=country,
+                rating_list_id=entry.rating_list_id, listed=True, rank__isnull=False
             )
             .order_by("rank")
-            .values_list("rank", flat=True)
+            .values_list("player__country", "rank")
         )
-        blob = array("I", ranks).tobytes()
-        cache.set(key, blob, timeout=None)
+        for code, rank in rows.iterator(chunk_size=10_000):
+            arrays.setdefault(code, array("I")).append(rank)
+        by_country = {code: ranks.tobytes() for code, ranks in arrays.items()}
+        cache.set(key, by_country, timeout=None)
     ranks = array("I")
-    ranks.frombytes(blob)
+    ranks.frombytes(by_country.get(country, b""))
     return bisect_right(ranks, entry.rank)
 
 

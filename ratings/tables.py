@@ -7,11 +7,12 @@ current query string (filters kept, cursors dropped).
 
 from __future__ import annotations
 
+from html import escape as _escape
 from urllib.parse import urlencode
 
 import django_tables2 as tables
 from django.urls import reverse
-from django.utils.html import escape, format_html
+from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
@@ -95,7 +96,7 @@ class RatingListTable(tables.Table):
             cells = []
             for n in names:
                 if n == "name":
-                    value = f'<a href="{base}{escape(row["fid"])}/">{escape(row["name"])}</a>'
+                    value = f'<a href="{base}{_escape(row["fid"])}/">{_escape(row["name"])}</a>'
                 elif n == "rating":
                     mark = (
                         provisional if row["provisional"] else (half if row["half_rating"] else "")
@@ -106,7 +107,7 @@ class RatingListTable(tables.Table):
                 elif n == "change":
                     value = signed(row["change"])
                 else:
-                    value = escape(row[n]) if row[n] not in (None, "") else "—"
+                    value = _escape(str(row[n])) if row[n] not in (None, "") else "—"
                 cells.append(tds[n] + value + "</td>")
             out.append("<tr>" + "".join(cells) + "</tr>")
         return mark_safe("\n".join(out))
