@@ -14,7 +14,7 @@ from django.urls import path, reverse
 from django.views.decorators.http import require_GET
 
 from ratings import selectors
-from ratings.filters import ListNavForm, entries_filterset, filter_params
+from ratings.filters import ListNavForm, entries_filterset, filter_params, order_key
 
 API_PAGE_SIZE = 100
 API_MAX_PAGE_SIZE = 500
@@ -163,7 +163,11 @@ def list_entries(request, federation: str, period: str):
     size = nav.cleaned_data["size"] if limit else API_PAGE_SIZE
     size = min(size, API_MAX_PAGE_SIZE)
     page = selectors.list_page(
-        filterset.qs, sort="rank", after=nav.cleaned_data["after"], size=size
+        filterset.qs,
+        sort="rank",
+        after=nav.cleaned_data["after"],
+        size=size,
+        order_key=order_key(rating_list, filterset, "rank"),
     )
     next_url = None
     if page.has_next:

@@ -6,6 +6,8 @@ query string is shown back to the reader as form errors (status 400), never a 50
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 import django_filters
 from django import forms
 from django.core.validators import RegexValidator
@@ -13,7 +15,7 @@ from django.db.models import Q, QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from ratings.models import RatingEntry
-from ratings.selectors import PAGE_SIZE, SORTS
+from ratings.selectors import KEYSET_SORTS, PAGE_SIZE, SORTS
 
 _PRINTABLE = RegexValidator(r"^[^\x00-\x1f\x7f]*$", _("Control characters are not allowed."))
 
@@ -97,3 +99,17 @@ def filter_params(data) -> dict[str, str]:
     """The filter part of a query string, to carry into sort links, pages and exports."""
     keep = ("q", "country", "club", "grade", "active")
     return {k: data[k] for k in keep if data.get(k)}
+
+
+def order_key(rating_list, filterset, sort: str) -> str | None:
+    """Cache key of a filtered or non-rank order of a published list (None: keyset on rank)."""
+    data = {k: v for k, v in filterset.form.cleaned_data.items() if v not in (None, "")}
+    if not data and sort in KEYSET_SORTS:
+        return None
+    canonical = urlencode(
+        sorted(
+            (k, str(v).strip().upper() if k == "country" else str(v).strip())
+            for k, v in data.items()
+        )
+    )
+    return f"{rating_list.pk}:{canonical}"

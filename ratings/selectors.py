@@ -198,11 +198,11 @@ def latest_list(federation: Federation) -> RatingList | None:
 
 
 def list_or_404(federation_code: str, period_code: str) -> RatingList:
-    """The published list of a federation's period, with federation, period and previous list."""
+    """The published list of a federation's period, with its federation and period."""
     found = (
         public_lists()
         .filter(federation__code=federation_code, period__code=period_code)
-        .select_related("federation", "period", "previous__period")
+        .select_related("federation", "period")
         .first()
     )
     if found is None:
@@ -385,7 +385,19 @@ DIFF_SHOWN = 25
 
 
 def list_diff(current: RatingList, previous: RatingList, limit: int = DIFF_SHOWN) -> ListDiff:
-    """New and dropped players and the largest moves between two lists: six queries."""
+    """New and dropped players and the largest moves between two published lists.
+
+    Six queries the first time; both lists are immutable, so the result is cached for good.
+    """
+    key = f"ratings:diff:{current.pk}:{previous.pk}:{limit}"
+    found = cache.get(key)
+    if found is None:
+        found = _list_diff(current, previous, limit)
+        cache.set(key, found, timeout=None)
+    return found
+
+
+def _list_diff(current: RatingList, previous: RatingList, limit: int) -> ListDiff:
     in_previous = RatingEntry.objects.filter(
         rating_list=previous, listed=True, player_id=OuterRef("player_id")
     )

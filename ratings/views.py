@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from ratings import exports, selectors
 from ratings.charts import ChartPoint, rating_chart
 from ratings.crosstable import crosstable, solving_sheet
-from ratings.filters import ListNavForm, entries_filterset, filter_params
+from ratings.filters import ListNavForm, entries_filterset, filter_params, order_key
 from ratings.tables import RatingListTable
 
 
@@ -89,20 +89,6 @@ def rating_list(request, federation: str, period: str):
         filtered=bool(filters),
     )
     return render(request, "ratings/list.html", context)
-
-
-def order_key(rating_list, filterset, sort: str) -> str | None:
-    """Cache key of a filtered or non-rank order of a published list (None: keyset on rank)."""
-    data = {k: v for k, v in filterset.form.cleaned_data.items() if v not in (None, "")}
-    if not data and sort in selectors.KEYSET_SORTS:
-        return None
-    canonical = urlencode(
-        sorted(
-            (k, str(v).strip().upper() if k == "country" else str(v).strip())
-            for k, v in data.items()
-        )
-    )
-    return f"{rating_list.pk}:{canonical}"
 
 
 def _page_url(path: str, base: dict, page: selectors.ListPage, *, forward: bool) -> str | None:
