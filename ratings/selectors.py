@@ -210,6 +210,17 @@ def list_or_404(federation_code: str, period_code: str) -> RatingList:
     return found
 
 
+def previous_list(rating_list: RatingList) -> RatingList | None:
+    """The published (or since superseded) list this one was compared with, with its period."""
+    if rating_list.previous_id is None:
+        return None
+    return (
+        RatingList.objects.filter(pk=rating_list.previous_id, status__in=PUBLIC_LIST_STATUSES)
+        .select_related("period")
+        .first()
+    )
+
+
 def period_choices(federation: Federation) -> list[tuple[str, date]]:
     """The period selector: every published list of the federation, newest first."""
     return list(

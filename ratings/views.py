@@ -152,9 +152,7 @@ def list_diff(request, federation: str, period: str):
             raise Http404("no such period")
         previous = selectors.list_or_404(federation, against)
     else:
-        previous = current.previous
-        if previous is None or previous.status not in selectors.PUBLIC_LIST_STATUSES:
-            previous = None
+        previous = selectors.previous_list(current)
     diff = selectors.list_diff(current, previous) if previous is not None else None
     return render(
         request,
