@@ -28,7 +28,8 @@ class Federation(models.Model):
         _("system parameters"),
         default=dict,
         blank=True,
-        help_text=_("Overrides of the rating system's settings, e.g. {\"rd_cap\": 120}."),
+        help_text=_('Overrides of the rating system\'s settings: {"engine": {"rd_cap": 120}, '
+                    '"calendar": {"egf_snapshot_months": 3}}.'),
     )
 
     class Meta:
@@ -41,6 +42,23 @@ class Federation(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def clean(self) -> None:
+        from ratings.engines.errors import EngineInputError
+        from ratings.periods import CalendarParams
+
+        params = self.params or {}
+        if not isinstance(params, dict) or set(params) - {"engine", "calendar"}:
+            raise ValidationError({"params": _('Use {"engine": {...}, "calendar": {...}}.')})
+        for key in ("engine", "calendar"):
+            if not isinstance(params.get(key, {}), dict):
+                raise ValidationError({"params": _("%(key)s must be an object.") % {"key": key}})
+        try:
+            CalendarParams(**params.get("calendar", {}))
+        except TypeError as error:
+            raise ValidationError({"params": f"calendar: {error}"}) from None
+        except EngineInputError as error:
+            raise ValidationError({"params": f"calendar {error.where}: {error.what}"}) from None
 
 
 def validate_country(value: str) -> None:

@@ -158,8 +158,9 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 10 * 60,
     },
 }
-# A run whose lease expired (worker gone) is re-queued by the reaper after this many seconds.
-RATING_RUN_LEASE_SECONDS = int(os.environ.get("RATING_RUN_LEASE_SECONDS", str(CELERY_TASK_TIME_LIMIT + 60)))
+# The reaper re-queues runs still queued (or orphaned while running) after this many seconds;
+# a re-queued run that is in fact executing is a no-op (its row is locked).
+RATING_RUN_REAP_AFTER_SECONDS = int(os.environ.get("RATING_RUN_REAP_AFTER_SECONDS", "900"))
 
 # --- Security -----------------------------------------------------------------------------
 SESSION_COOKIE_HTTPONLY = True

@@ -39,7 +39,8 @@ class RunRequestForm(forms.Form):
                 raise forms.ValidationError("Only a rating officer of %(f)s can request runs.",
                                             params={"f": federation.code})
             try:
-                data["period"] = periods.period_by_code(federation.system, code.strip()).code
+                data["period"] = periods.period_by_code(
+                    federation.system, code.strip(), params=services.calendar_of(federation)).code
             except EngineInputError as error:
                 self.add_error("period", f"{code!r} is not a {federation.system.upper()} period: "
                                f"{error.what}")

@@ -63,7 +63,6 @@ class RatingRun(models.Model):
     requested_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
-    lease_until = models.DateTimeField(null=True, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
     engine = models.CharField(max_length=20, blank=True)
     engine_version = models.CharField(max_length=40, blank=True)

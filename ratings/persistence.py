@@ -1,13 +1,30 @@
-"""Bulk writers for the rows of a rating run (one call per table, large batches)."""
+"""Bulk writers for the rows of a rating run: COPY on PostgreSQL, batched INSERTs elsewhere."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+from collections.abc import Iterable, Sequence
+
+from django.db import connection
 
 from ratings.models import EventRating, RatingEntry, RatingList, RatingRun, SolvingNorm
 from ratings.runners.common import EntryRow, EventRatingRow, NormRow
 
 BATCH = 5000
+_DUMPS = json.JSONEncoder(separators=(",", ":")).encode
+
+
+def _insert(model, columns: list[str], rows: Iterable[tuple]) -> None:
+    """One COPY on PostgreSQL (tens of times faster than INSERT for 100,000s of rows)."""
+    if connection.vendor == "postgresql":
+        table = model._meta.db_table
+        with connection.cursor() as cursor, cursor.cursor.copy(
+                f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
+            for row in rows:
+                copy.write_row(row)
+        return
+    model.objects.bulk_create((model(**dict(zip(columns, row, strict=True))) for row in rows),
+                              batch_size=BATCH)
 
 
 def ranked(entries: Sequence[EntryRow]) -> dict[int, int]:
@@ -17,27 +34,30 @@ def ranked(entries: Sequence[EntryRow]) -> dict[int, int]:
     return {e.player_id: rank for rank, e in enumerate(order, start=1)}
 
 
+def _json(value):
+    return _DUMPS(value) if connection.vendor == "postgresql" else value
+
+
 def write_entries(rating_list: RatingList, entries: Sequence[EntryRow],
                   previous: dict[int, float]) -> None:
     ranks = ranked(entries)
-    RatingEntry.objects.bulk_create(
-        (RatingEntry(
-            rating_list=rating_list, player_id=e.player_id, rating=e.rating, rd=e.rd,
-            published_rating=e.published_rating, published_rd=e.published_rd, games=e.games,
-            total_games=e.total_games, provisional=e.provisional, half_rating=e.half_rating,
-            listed=e.listed, rank=ranks.get(e.player_id), state=e.state,
-            previous_rating=previous.get(e.player_id),
-            change=(e.rating - previous[e.player_id]) if e.player_id in previous else None)
-         for e in entries),
-        batch_size=BATCH)
+    columns = ["rating_list_id", "player_id", "rating", "rd", "published_rating", "published_rd",
+               "games", "total_games", "provisional", "half_rating", "listed", "rank", "state",
+               "previous_rating", "change"]
+    _insert(RatingEntry, columns, (
+        (rating_list.pk, e.player_id, e.rating, e.rd, e.published_rating, e.published_rd,
+         e.games, e.total_games, e.provisional, e.half_rating, e.listed, ranks.get(e.player_id),
+         _json(e.state), previous.get(e.player_id),
+         (e.rating - previous[e.player_id]) if e.player_id in previous else None)
+        for e in entries))
 
 
 def write_event_ratings(run: RatingRun, rows: Sequence[EventRatingRow]) -> None:
-    EventRating.objects.bulk_create(
-        (EventRating(run=run, event_id=r.event_id, player_id=r.player_id, before=r.before,
-                     after=r.after, before_rd=r.before_rd, after_rd=r.after_rd, games=r.games,
-                     score=r.score, details=r.details) for r in rows),
-        batch_size=BATCH)
+    columns = ["run_id", "event_id", "player_id", "before", "after", "before_rd", "after_rd",
+               "games", "score", "details"]
+    _insert(EventRating, columns, (
+        (run.pk, r.event_id, r.player_id, r.before, r.after, r.before_rd, r.after_rd, r.games,
+         r.score, _json(r.details)) for r in rows))
 
 
 def write_norms(run: RatingRun, rows: Sequence[NormRow]) -> None:

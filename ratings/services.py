@@ -56,8 +56,18 @@ def canonical_digest(data) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+def calendar_of(federation: Federation) -> periods.CalendarParams:
+    """The federation's calendar settings: ``params["calendar"]`` (e.g. egf_snapshot_months)."""
+    return periods.CalendarParams(**(federation.params or {}).get("calendar", {}))
+
+
+def engine_params_of(federation: Federation) -> dict:
+    """The engine's parameters: ``params["engine"]`` (e.g. {"rd_cap": 120, "epsilon": 0.016})."""
+    return dict((federation.params or {}).get("engine", {}))
+
+
 def ensure_period(*, federation: Federation, code: str) -> RatingPeriod:
-    spec = periods.period_by_code(federation.system, code)
+    spec = periods.period_by_code(federation.system, code, params=calendar_of(federation))
     period, _ = RatingPeriod.objects.get_or_create(
         federation=federation, code=spec.code,
         defaults=dict(starts_on=spec.starts_on, ends_on=spec.ends_on,
@@ -94,7 +104,7 @@ def request_run(*, federation: Federation, period_code: str, by=None,
 def _compute(run: RatingRun) -> dict:
     federation, period = run.federation, run.period
     module = runner_for(federation.system)
-    params = dict(federation.params or {})
+    params = engine_params_of(federation)
     ctx = Context(federation, period, base_list_for(federation, period), params)
     stages = {}
     started = time.perf_counter()
@@ -154,21 +164,24 @@ def execute_run(*, run_id: int) -> RatingRun | None:
 def _write(run: RatingRun, result: dict, started: float) -> None:
     ctx, prepared, outcome = result["ctx"], result["prepared"], result["outcome"]
     mark = time.perf_counter()
+    input_digest = canonical_digest(prepared.engine_input)
+    output_digest = _output_digest(outcome)
+    result["stages"]["digest"] = time.perf_counter() - mark
+    mark = time.perf_counter()
     previous = {}
     if ctx.base_list is not None:
         previous = dict(ctx.base_list.entries.values_list("player_id", "rating"))
     rating_list = RatingList.objects.create(
         federation=run.federation, period=run.period, run=run, previous=ctx.base_list,
-        entry_count=sum(1 for e in outcome.entries if e.listed),
-        output_digest=_output_digest(outcome))
+        entry_count=sum(1 for e in outcome.entries if e.listed), output_digest=output_digest)
     persistence.write_entries(rating_list, outcome.entries, previous)
     persistence.write_event_ratings(run, outcome.event_ratings)
     persistence.write_norms(run, outcome.norms)
     _fault_pause()
     result["stages"]["write"] = time.perf_counter() - mark
     run.params = ctx.params
-    run.input_digest = canonical_digest(prepared.engine_input)
-    run.output_digest = rating_list.output_digest
+    run.input_digest = input_digest
+    run.output_digest = output_digest
     run.excluded_events = prepared.excluded + outcome.report.get("not_rated", [])
     run.report = {"events": [e.code for e in prepared.events], **outcome.report}
     run.stage_seconds = {k: round(v, 4) for k, v in result["stages"].items()}
@@ -268,9 +281,11 @@ def mark_needs_rerun(*, event_id: int, reason: str) -> int:
 
 def reap_stuck_runs(*, older_than: timedelta | None = None) -> int:
     """Re-queue runs still queued long after they were requested (their message was lost)."""
+    from django.conf import settings
+
     from ratings import tasks
 
-    older_than = older_than or timedelta(minutes=15)
+    older_than = older_than or timedelta(seconds=settings.RATING_RUN_REAP_AFTER_SECONDS)
     stuck = list(RatingRun.objects.filter(status__in=ACTIVE_RUN_STATUSES,
                                           requested_at__lt=timezone.now() - older_than)
                  .values_list("id", flat=True))
@@ -319,7 +334,8 @@ def schedule_due_runs(*, today: date) -> list[RatingRun]:
     """Open and queue each federation's due periods (oldest first; one per federation)."""
     runs = []
     for federation in Federation.objects.all():
-        due = periods.due_periods(federation.system, last_rated_code(federation), today)
+        due = periods.due_periods(federation.system, last_rated_code(federation), today,
+                                  params=calendar_of(federation))
         if due:
             runs.append(request_run(federation=federation, period_code=due[0].code))
     return runs

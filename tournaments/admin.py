@@ -1,6 +1,8 @@
 from django.contrib import admin
 
 from federation.admin_base import AuditedAdmin, ScopedTabularInline
+from tournaments.admin_acceptability import AcceptabilityFilter, EventAcceptabilityMixin
+from tournaments.admin_egf_import import EgfImportMixin
 from tournaments.models import (
     Event,
     EventKind,
@@ -15,8 +17,7 @@ from tournaments.models import (
 
 class GameInline(ScopedTabularInline):
     model = Game
-    fields = ["round", "white", "black", "result", "handicap", "komi", "finished_on",
-              "reported_on"]
+    fields = ["round", "white", "black", "result", "handicap", "komi", "finished_on", "reported_on"]
     autocomplete_fields = ["white", "black"]
     extra = 1
     show_change_link = True
@@ -30,33 +31,84 @@ class TeamInline(ScopedTabularInline):
 
 class ProblemInline(ScopedTabularInline):
     model = Problem
-    fields = ["round", "number", "group", "original", "first_published_on", "fairy_elements",
-              "fairy_elements_announced_on", "max_points"]
+    fields = [
+        "round",
+        "number",
+        "group",
+        "original",
+        "first_published_on",
+        "fairy_elements",
+        "fairy_elements_announced_on",
+        "max_points",
+    ]
     show_change_link = True
 
 
 @admin.register(Event)
-class EventAdmin(AuditedAdmin):
-    list_display = ["code", "name", "federation", "kind", "start", "end", "rating_class",
-                    "status"]
-    list_filter = ["federation", "kind", "status", "rating_class"]
+class EventAdmin(EgfImportMixin, EventAcceptabilityMixin, AuditedAdmin):
+    list_display = [
+        "code",
+        "name",
+        "federation",
+        "kind",
+        "start",
+        "end",
+        "rating_class",
+        "status",
+        "acceptability",
+    ]
+    list_filter = ["federation", "kind", "status", AcceptabilityFilter, "rating_class"]
+    # The status moves only through tournaments.services (rules checked, audited).
+    readonly_fields = ["status"]
     search_fields = ["code", "name", "location"]
     date_hierarchy = "end"
     list_select_related = ["federation"]
     show_full_result_count = False
     fieldsets = [
         (None, {"fields": ["federation", "name", "code", "kind", "status", "rating_class", "kt"]}),
-        ("Dates and place", {"fields": ["announced_on", "start", "end", "results_reported_on",
-                                        "documentation_sent_on", "location", "multi_location"]}),
-        ("ICCF", {"classes": ["collapse"],
-                  "fields": ["transmission", "reflection_days", "reflection_moves"]}),
-        ("EGF time control", {"classes": ["collapse"],
-                              "fields": ["basic_time_minutes", "time_system", "overtime_seconds",
-                                         "overtime_moves", "fischer_bonus_seconds",
-                                         "handicap_reduction", "komi"]}),
-        ("WFCC solving", {"classes": ["collapse"],
-                          "fields": ["championship", "solving_rules", "rounds", "days",
-                                     "fairy_announced_on"]}),
+        (
+            "Dates and place",
+            {
+                "fields": [
+                    "announced_on",
+                    "start",
+                    "end",
+                    "results_reported_on",
+                    "documentation_sent_on",
+                    "location",
+                    "multi_location",
+                ]
+            },
+        ),
+        (
+            "ICCF",
+            {
+                "classes": ["collapse"],
+                "fields": ["transmission", "reflection_days", "reflection_moves"],
+            },
+        ),
+        (
+            "EGF time control",
+            {
+                "classes": ["collapse"],
+                "fields": [
+                    "basic_time_minutes",
+                    "time_system",
+                    "overtime_seconds",
+                    "overtime_moves",
+                    "fischer_bonus_seconds",
+                    "handicap_reduction",
+                    "komi",
+                ],
+            },
+        ),
+        (
+            "WFCC solving",
+            {
+                "classes": ["collapse"],
+                "fields": ["championship", "solving_rules", "rounds", "days", "fairy_announced_on"],
+            },
+        ),
     ]
 
     def get_inlines(self, request, obj):
@@ -78,8 +130,13 @@ class SubstitutionInline(ScopedTabularInline):
 class GameAdmin(AuditedAdmin):
     list_display = ["event", "round", "white", "black", "result", "handicap", "reported_on"]
     list_filter = ["event__federation", "result"]
-    search_fields = ["event__code", "white__surname", "black__surname",
-                     "white__federation_player_id", "black__federation_player_id"]
+    search_fields = [
+        "event__code",
+        "white__surname",
+        "black__surname",
+        "white__federation_player_id",
+        "black__federation_player_id",
+    ]
     autocomplete_fields = ["event", "white", "black"]
     list_select_related = ["event", "white", "black"]
     inlines = [SubstitutionInline]

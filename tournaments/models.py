@@ -89,7 +89,11 @@ class Event(models.Model):
         _("class or category"), max_length=3, choices=RatingClass.choices, blank=True
     )
     kt = models.DecimalField(
-        _("tournament coefficient KT"), max_digits=3, decimal_places=1, null=True, blank=True,
+        _("tournament coefficient KT"),
+        max_digits=3,
+        decimal_places=1,
+        null=True,
+        blank=True,
         help_text=_("WFCC: the coefficient the representative determined."),
     )
     # ICCF
@@ -108,7 +112,9 @@ class Event(models.Model):
         _("time system"), max_length=20, choices=TimeSystem.choices, blank=True
     )
     overtime_seconds = models.PositiveIntegerField(
-        _("byo-yomi period (seconds)"), null=True, blank=True,
+        _("byo-yomi period (seconds)"),
+        null=True,
+        blank=True,
         help_text=_("Standard: seconds per move; Canadian: seconds per period."),
     )
     overtime_moves = models.PositiveSmallIntegerField(
@@ -178,7 +184,11 @@ class Game(models.Model):
     round = models.PositiveSmallIntegerField(_("round"), validators=[MinValueValidator(1)])
     white = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="games_as_white")
     black = models.ForeignKey(
-        Player, on_delete=models.PROTECT, related_name="games_as_black", null=True, blank=True,
+        Player,
+        on_delete=models.PROTECT,
+        related_name="games_as_black",
+        null=True,
+        blank=True,
         help_text=_("Empty only for a free round (bye) of the white player."),
     )
     result = models.CharField(_("result"), max_length=6, choices=Result.choices)
@@ -201,9 +211,7 @@ class Game(models.Model):
             models.CheckConstraint(
                 condition=~Q(white=F("black")) | Q(black__isnull=True), name="game_no_self_play"
             ),
-            models.CheckConstraint(
-                condition=Q(result__in=Result.values), name="game_result_known"
-            ),
+            models.CheckConstraint(condition=Q(result__in=Result.values), name="game_result_known"),
             models.CheckConstraint(
                 condition=Q(black__isnull=True, result__in=BYE_RESULTS)
                 | (Q(black__isnull=False) & ~Q(result__in=BYE_RESULTS)),
@@ -273,7 +281,9 @@ class Substitution(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="substitutions")
     side = models.CharField(_("side"), max_length=5, choices=Side.choices)
     replaces = models.ForeignKey(
-        Player, on_delete=models.PROTECT, related_name="replaced_in",
+        Player,
+        on_delete=models.PROTECT,
+        related_name="replaced_in",
         help_text=_("The team member the substitute played instead of."),
     )
 
@@ -309,7 +319,10 @@ class Problem(models.Model):
         _("fairy elements announced on"), null=True, blank=True
     )
     max_points = models.DecimalField(
-        _("maximum points"), max_digits=3, decimal_places=2, default=Decimal("5.00"),
+        _("maximum points"),
+        max_digits=3,
+        decimal_places=2,
+        default=Decimal("5.00"),
         validators=[MinValueValidator(Decimal("0.01")), MaxValueValidator(Decimal("5.00"))],
     )
 
@@ -340,7 +353,9 @@ class SolverScore(models.Model):
     problem = models.ForeignKey(Problem, on_delete=models.CASCADE, related_name="scores")
     solver = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="solving_scores")
     points = models.DecimalField(
-        _("points"), max_digits=3, decimal_places=2,
+        _("points"),
+        max_digits=3,
+        decimal_places=2,
         validators=[MinValueValidator(Decimal("0")), MaxValueValidator(Decimal("5.00"))],
     )
     time_used_minutes = models.PositiveSmallIntegerField(

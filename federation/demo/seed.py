@@ -123,6 +123,9 @@ class DemoSeeder:
             self.seed_wfcc(federations["wfcc"], counts["wfcc"])
             self.seed_logins(federations)
             self.seed_initial_lists(federations)
+            from tournaments.demo import attest_demo_events
+
+            attest_demo_events()
 
     def seed_initial_lists(self, federations: dict[str, Federation]) -> None:
         """ICCF and WFCC start from a list carried over from their previous system."""

@@ -1,16 +1,22 @@
-"""EGF GoR, the old system (Cieplý, RULES §2): rate tournaments in order, vectorised per tournament.
+"""EGF GoR, the old system (Cieplý, RULES §2): rate tournaments in order, vectorised.
 
 Inside a tournament every game is rated from pre-tournament ratings; across tournaments the
 ratings carry over, new players start from their declared grade and a player whose grade jumped
-is reset (§2.1). The per-game arithmetic runs as NumPy array operations over all games of one
-tournament; the only Python loop of a long history is over tournaments, never over games.
+is reset (§2.1). The per-game arithmetic runs as NumPy operations over whole tournaments, and
+tournaments without a common player are rated together in "waves" (``_levels``), so a long
+history is a Python loop over waves, never over games.
 ``ratings.engines.reference.egf`` is the formula-shaped scalar version the tests compare with.
+
+API: ``rate_history`` (dataclasses in and out), ``rate_arrays`` (columns in and out, for bulk
+database work), ``explain_player`` (every per-game quantity), ``run_json`` (the CLI contract).
 """
 
 from __future__ import annotations
 
+import gc
 import re
 from collections.abc import Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from operator import attrgetter
@@ -137,6 +143,9 @@ class Params:
     weight_before_cap: bool = True  # setting EGF_WEIGHT_BEFORE_CAP (§2.3)
 
 
+DEFAULT_PARAMS = Params()
+
+
 @dataclass(frozen=True)
 class PlayerEntry:
     """A player of one tournament. ``rating``: his GoR before it, if the caller knows it."""
@@ -234,7 +243,9 @@ def _check_grade(value: Any, where: str) -> Grade:
 def _check_handicap(value: Any, where: str) -> int:
     number = jsonio.require_number(value, where)
     if number < 0 or number != int(number):
-        raise EngineInputError(where, f"handicap must be a whole number of stones >= 0, not {value!r}")
+        raise EngineInputError(
+            where, f"handicap must be a whole number of stones >= 0, not {value!r}"
+        )
     return int(number)
 
 
@@ -258,14 +269,14 @@ def _side_quantities(rpre: np.ndarray, sides: _Sides, half_eps: float):
     r_opp = rpre[sides.opp]
     adj_own = r_own + sides.shift_own
     adj_opp = r_opp + sides.shift_opp
-    a = 205.0 - np.clip(np.minimum(adj_own, adj_opp), 100.0, 2700.0) / 20.0
+    a = a_of(np.minimum(adj_own, adj_opp))  # at the handicap-adjusted weaker rating
     expected = 1.0 / (np.exp((adj_opp - adj_own) / a) + 1.0) - half_eps
-    con = np.interp(r_own, CON_NODES, CON_VALUES)
+    con = con_of(rpre)[sides.own]  # at the own unadjusted rating: once per player
     change = con * (sides.score - expected)
     return r_own, r_opp, adj_own, adj_opp, a, expected, con, change
 
 
-def _apply(rpre: np.ndarray, sums: np.ndarray, weight: float, weight_before_cap: bool):
+def _apply(rpre: np.ndarray, sums: np.ndarray, weight, weight_before_cap: bool):
     """Class weight, 100-point drop cap, floor. Returns (weighted, capped, after)."""
     if weight_before_cap:
         weighted = weight * sums
@@ -281,251 +292,446 @@ def _sum_by_player(own: np.ndarray, change: np.ndarray, n_players: int) -> np.nd
     return np.bincount(own, weights=change, minlength=n_players)
 
 
-# --------------------------------------------------------------------------- building the arrays
+# ------------------------------------------------------------------------ columnar input and output
 
 
 @dataclass(frozen=True)
-class _History:
-    """The whole input as flat arrays; tournament t owns entries eo[t]:eo[t+1], sides so[t]:so[t+1]."""
+class HistoryArrays:
+    """A history as flat columns, the shape a database query yields without per-row objects.
 
-    ids: list[str]  # entry -> player id
-    entry_player: np.ndarray  # entry -> global player number
-    fixed: np.ndarray  # entry -> rating used when not carried (given rating or grade value)
-    carried: np.ndarray  # entry -> take the player's current rating
-    start: list[str]
-    eo: np.ndarray
-    so: np.ndarray
-    sides: _Sides
-    weights: np.ndarray
-    game_counts: np.ndarray  # entry -> rated games
+    Tournament t owns entries ``entry_offsets[t]:entry_offsets[t + 1]`` and games
+    ``game_offsets[t]:game_offsets[t + 1]``. Players are numbers into ``player_ids``.
+    ``entry_rating`` is NaN where the caller gives no pre-tournament rating.
+    """
 
-
-def _build(tournaments: Sequence[Tournament]) -> _History:
-    number_of: dict[str, int] = {}
-    ids: list[str] = []
-    grades: list[Grade] = []
-    given: list[float] = []
-    entry_offsets = [0]
-    weights = []
-    game_tour: list[np.ndarray] = []
-    whites: list[str] = []
-    blacks: list[str] = []
-    results: list[float] = []
-    stones: list[int] = []
-    for t_index, tour in enumerate(tournaments):
-        where = f"tournaments[{t_index}]"
-        weights.append(_check_class(tour.tournament_class, f"{where}.class"))
-        seen: set[str] = set()
-        for p_index, entry in enumerate(tour.players):
-            pwhere = f"{where}.players[{p_index}]"
-            if entry.id in seen:
-                raise EngineInputError(f"{pwhere}.id", f"player {entry.id!r} appears twice")
-            seen.add(entry.id)
-            grades.append(_check_grade(entry.grade, f"{pwhere}.grade"))
-            if entry.rating is None:
-                given.append(np.nan)
-            else:
-                given.append(jsonio.require_number(entry.rating, f"{pwhere}.rating"))
-            number_of.setdefault(entry.id, len(number_of))
-            ids.append(entry.id)
-        entry_offsets.append(len(ids))
-        whites.extend(map(attrgetter("white"), tour.games))
-        blacks.extend(map(attrgetter("black"), tour.games))
-        results.extend(map(attrgetter("result"), tour.games))
-        stones.extend(map(attrgetter("handicap"), tour.games))
-        game_tour.append(np.full(len(tour.games), t_index, dtype=np.int64))
-
-    eo = np.asarray(entry_offsets, dtype=np.int64)
-    entry_player = np.fromiter(map(number_of.__getitem__, ids), dtype=np.int64, count=len(ids))
-    n_entries = len(ids)
-    gtour = np.concatenate(game_tour) if game_tour else np.zeros(0, dtype=np.int64)
-    result = np.asarray(results, dtype=float) if results else np.zeros(0)
-    stone = np.asarray(stones, dtype=float) if stones else np.zeros(0)
-    _validate_games(tournaments, result, stone, whites, blacks)
-
-    # Entry of each game's White and Black: look (tournament, player) up among the sorted entries.
-    n_ids = max(len(number_of), 1)
-    entry_tour = np.repeat(np.arange(len(tournaments), dtype=np.int64), np.diff(eo))
-    entry_key = entry_tour * n_ids + entry_player
-    order = np.argsort(entry_key, kind="stable")
-    sorted_key = entry_key[order]
-    own_local = []
-    for colour, names in (("white", whites), ("black", blacks)):
-        number = np.fromiter((number_of.get(n, -1) for n in names), dtype=np.int64, count=len(names))
-        key = gtour * n_ids + number
-        pos = np.minimum(np.searchsorted(sorted_key, key), max(n_entries - 1, 0))
-        found = (number >= 0) & (sorted_key[pos] == key) if n_entries else number >= 0
-        if not found.all():
-            _raise_unknown(tournaments, int(np.flatnonzero(~found)[0]), colour)
-        own_local.append(order[pos] - eo[gtour])
-    white_local, black_local = own_local
-    if (white_local == black_local).any():
-        bad = int(np.flatnonzero(white_local == black_local)[0])
-        t, g = _locate(tournaments, bad)
-        raise EngineInputError(f"tournaments[{t}].games[{g}]", "a player cannot play himself")
-
-    # Sides interleaved: side 2g is White of game g, side 2g + 1 its Black.
-    n_games = len(result)
-    shift_black = handicap_shift(stone)
-    sides = _Sides(
-        own=np.column_stack([white_local, black_local]).reshape(-1),
-        opp=np.column_stack([black_local, white_local]).reshape(-1),
-        shift_own=np.column_stack([np.zeros(n_games), shift_black]).reshape(-1),
-        shift_opp=np.column_stack([shift_black, np.zeros(n_games)]).reshape(-1),
-        score=np.column_stack([result, 1.0 - result]).reshape(-1),
-    )
-    game_offsets = np.zeros(len(tournaments) + 1, dtype=np.int64)
-    np.cumsum(np.bincount(gtour, minlength=len(tournaments)), out=game_offsets[1:])
-    side_entry = np.column_stack([white_local, black_local]).reshape(-1) + np.repeat(eo[:-1], 2 * np.diff(game_offsets))
-    game_counts = np.bincount(side_entry, minlength=n_entries)
-
-    fixed, carried, start = _starting_points(entry_player, grades, np.asarray(given, dtype=float))
-    return _History(
-        ids=ids,
-        entry_player=entry_player,
-        fixed=fixed,
-        carried=carried,
-        start=start,
-        eo=eo,
-        so=2 * game_offsets,
-        sides=sides,
-        weights=np.asarray(weights, dtype=float),
-        game_counts=game_counts,
-    )
+    tournament_ids: Sequence[str]
+    tournament_classes: Sequence[str]
+    player_ids: Sequence[str]
+    entry_offsets: np.ndarray
+    entry_player: np.ndarray
+    entry_grade: Sequence[str]
+    entry_rating: np.ndarray
+    game_offsets: np.ndarray
+    game_white: np.ndarray
+    game_black: np.ndarray
+    game_result: np.ndarray
+    game_handicap: np.ndarray
 
 
-def _starting_points(entry_player: np.ndarray, grades: list[Grade], given: np.ndarray):
-    """Where each entry's pre-tournament rating comes from. Grades do not depend on ratings, so
-    the reset rule (highest earlier grade of the same player) is settled for the whole history at
-    once: a grouped running maximum over each player's entries in input order."""
-    n = len(grades)
-    strength = np.fromiter(map(_strength_key, grades), dtype=np.int64, count=n)  # cached grades
-    order = np.lexsort((np.arange(n), entry_player))
-    players_sorted = entry_player[order]
-    first = np.ones(n, dtype=bool)
-    first[1:] = players_sorted[1:] != players_sorted[:-1]
-    group = np.cumsum(first)
-    span = int(strength.max() - strength.min() + 1) if n else 1
-    lifted = group * span + (strength[order] - (strength.min() if n else 0))
-    running = np.maximum.accumulate(lifted) if n else lifted
-    highest_sorted = np.empty(n, dtype=np.int64)
-    highest_sorted[1:] = running[:-1] - group[1:] * span + (strength.min() if n else 0)
-    highest = np.empty(n, dtype=np.int64)
-    highest[order] = highest_sorted
-    seen_before = np.empty(n, dtype=bool)
-    seen_before[order] = ~first
+@dataclass(frozen=True)
+class RatedHistory:
+    """The result per entry (one player at one tournament), in the input's entry order."""
 
-    has_given = ~np.isnan(given)
-    nominal = np.fromiter((g.nominal for g in grades), dtype=np.int64, count=n)
-    pro = np.fromiter((g.kind == "p" for g in grades), dtype=bool, count=n)
-    highest_nominal, highest_pro = np.divmod(highest, 2)
-    threshold = np.where(pro & (highest_pro == 1), 30, 200)
-    carried = seen_before & ~has_given
-    reset = carried & (nominal - highest_nominal >= threshold)
-    carried &= ~reset
-    fixed = np.where(has_given, given, np.maximum(nominal, FLOOR)).astype(float)
-    start = np.select(
-        [has_given, ~seen_before, reset], ["given", "grade", "reset"], "carried"
-    ).tolist()
-    return fixed, carried, start
+    arrays: HistoryArrays
+    before: np.ndarray
+    after: np.ndarray
+    games: np.ndarray
+    start: np.ndarray  # "given", "carried", "grade" or "reset"
 
+    def changes(self) -> tuple[TournamentChange, ...]:
+        with _gc_paused():
+            return self._changes()
 
-def _validate_games(tournaments, result, stone, whites, blacks) -> None:
-    bad = ~np.isin(result, (0.0, 0.5, 1.0))
-    if bad.any():
-        t, g = _locate(tournaments, int(np.flatnonzero(bad)[0]))
-        value = tournaments[t].games[g].result
-        raise EngineInputError(f"tournaments[{t}].games[{g}].result", f"must be 1, 0.5 or 0, not {value!r}")
-    bad = (stone < 0) | (stone != np.floor(stone))
-    if bad.any():
-        t, g = _locate(tournaments, int(np.flatnonzero(bad)[0]))
-        value = tournaments[t].games[g].handicap
-        raise EngineInputError(
-            f"tournaments[{t}].games[{g}].handicap",
-            f"must be a whole number of stones >= 0, not {value!r}",
+    def _changes(self) -> tuple[TournamentChange, ...]:
+        a = self.arrays
+        ids = [a.player_ids[p] for p in a.entry_player.tolist()]
+        before, after = self.before.tolist(), self.after.tolist()
+        games, start = self.games.tolist(), self.start.tolist()
+        offsets = a.entry_offsets.tolist()
+        return tuple(
+            TournamentChange(
+                id=tid,
+                players=tuple(
+                    map(
+                        PlayerChange,
+                        ids[offsets[t] : offsets[t + 1]],
+                        before[offsets[t] : offsets[t + 1]],
+                        after[offsets[t] : offsets[t + 1]],
+                        games[offsets[t] : offsets[t + 1]],
+                        start[offsets[t] : offsets[t + 1]],
+                    )
+                ),
+            )
+            for t, tid in enumerate(a.tournament_ids)
         )
 
 
-def _locate(tournaments: Sequence[Tournament], flat_game: int) -> tuple[int, int]:
+@contextmanager
+def _gc_paused():
+    """Building hundreds of thousands of small acyclic result objects would otherwise trigger
+    repeated full collections over the caller's (large) input; nothing cyclic is created."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def history_arrays(tournaments: Sequence[Tournament]) -> HistoryArrays:
+    """Flattens tournament dataclasses into columns (the only per-game Python work)."""
+    entry_ids: list[str] = []
+    grades: list[str] = []
+    ratings: list[float | None] = []
+    whites: list[str] = []
+    blacks: list[str] = []
+    results: list[float] = []
+    stones: list[float] = []
+    entry_offsets, game_offsets = [0], [0]
     for t, tour in enumerate(tournaments):
-        if flat_game < len(tour.games):
-            return t, flat_game
-        flat_game -= len(tour.games)
-    raise IndexError(flat_game)
-
-
-def _raise_unknown(tournaments, flat_game: int, colour: str) -> None:
-    t, g = _locate(tournaments, flat_game)
-    name = getattr(tournaments[t].games[g], colour)
-    raise EngineInputError(
-        f"tournaments[{t}].games[{g}].{colour}", f"{name!r} is not a player of this tournament"
+        ids = list(map(_ID, tour.players))
+        if len(set(ids)) != len(ids):
+            p = next(p for p, pid in enumerate(ids) if pid in ids[:p])
+            raise EngineInputError(
+                f"tournaments[{t}].players[{p}].id", f"player {ids[p]!r} appears twice"
+            )
+        entry_ids += ids
+        grades += map(_GRADE_OF, tour.players)
+        ratings += map(_RATING, tour.players)
+        entry_offsets.append(len(entry_ids))
+        whites += map(_WHITE, tour.games)
+        blacks += map(_BLACK, tour.games)
+        results += map(_RESULT, tour.games)
+        stones += map(_HANDICAP, tour.games)
+        game_offsets.append(len(whites))
+    number_of = {pid: i for i, pid in enumerate(dict.fromkeys(entry_ids))}
+    try:
+        game_white = np.fromiter(map(number_of.__getitem__, whites), np.int64, len(whites))
+        game_black = np.fromiter(map(number_of.__getitem__, blacks), np.int64, len(blacks))
+    except KeyError:
+        game_offsets_array = np.asarray(game_offsets)
+        for colour, names in (("white", whites), ("black", blacks)):
+            for flat, name in enumerate(names):
+                if name not in number_of:
+                    _raise_not_a_player(game_offsets_array, flat, colour, name)
+        raise
+    return HistoryArrays(
+        tournament_ids=[tour.id for tour in tournaments],
+        tournament_classes=[tour.tournament_class for tour in tournaments],
+        player_ids=list(number_of),
+        entry_offsets=np.asarray(entry_offsets, dtype=np.int64),
+        entry_player=np.fromiter(map(number_of.__getitem__, entry_ids), np.int64, len(entry_ids)),
+        entry_grade=grades,
+        entry_rating=_float_column(
+            [np.nan if r is None else r for r in ratings], "rating", entry_offsets, "players"
+        ),
+        game_offsets=np.asarray(game_offsets, dtype=np.int64),
+        game_white=game_white,
+        game_black=game_black,
+        game_result=_float_column(results, "result", game_offsets, "games"),
+        game_handicap=_float_column(stones, "handicap", game_offsets, "games"),
     )
+
+
+_ID, _GRADE_OF, _RATING = attrgetter("id"), attrgetter("grade"), attrgetter("rating")
+_WHITE, _BLACK = attrgetter("white"), attrgetter("black")
+_RESULT, _HANDICAP = attrgetter("result"), attrgetter("handicap")
+
+
+def _float_column(values: list, name: str, offsets: list[int], kind: str) -> np.ndarray:
+    try:
+        return np.asarray(values, dtype=float).reshape(len(values))
+    except (TypeError, ValueError):
+        for flat, value in enumerate(values):
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                where = _where(np.asarray(offsets), flat, kind)
+                raise EngineInputError(
+                    f"{where}.{name}", f"must be a number, not {value!r}"
+                ) from None
+        raise
+
+
+def _where(offsets: np.ndarray, flat: int, kind: str) -> str:
+    t = int(np.searchsorted(offsets, flat, side="right")) - 1
+    return f"tournaments[{t}].{kind}[{flat - int(offsets[t])}]"
+
+
+def _raise_not_a_player(game_offsets: np.ndarray, flat: int, colour: str, name: object):
+    raise EngineInputError(
+        f"{_where(game_offsets, flat, 'games')}.{colour}",
+        f"{name!r} is not a player of this tournament",
+    )
+
+
+# --------------------------------------------------------------------------- preparing the arrays
+
+
+@dataclass(frozen=True)
+class _Waves:
+    """The history reordered into waves, each a contiguous block of entries and sides.
+
+    A wave is a set of tournaments without a common player, all of whose players' earlier
+    tournaments lie in earlier waves (``_levels``): rating a whole wave at once gives exactly
+    what rating its tournaments one by one would. Inside a wave, a player is a position in the
+    wave's block of entries; his sides keep the game order of his tournament.
+    """
+
+    entries: np.ndarray  # wave order -> input entry index
+    entry_offsets: list[int]  # wave w owns entries [w]:[w + 1] (in wave order)
+    side_offsets: list[int]
+    player: np.ndarray  # per entry, wave order
+    fixed: np.ndarray
+    carried: np.ndarray
+    weight: np.ndarray
+    sides: _Sides  # own/opp are positions within the wave
+
+
+def _plan(a: HistoryArrays) -> tuple[_Waves, np.ndarray, np.ndarray]:
+    """Validates the columns and settles everything that does not depend on ratings.
+    Returns the waves, the number of rated games per entry and where each rating starts."""
+    n_tours, n_entries = len(a.tournament_ids), len(a.entry_player)
+    eo, go = a.entry_offsets, a.game_offsets
+    weights = np.empty(n_tours)
+    for t, cls in enumerate(a.tournament_classes):
+        weights[t] = _check_class(cls, f"tournaments[{t}].class")
+    _check_values(a)
+
+    levels = _levels(a)
+    order = np.argsort(levels, kind="stable")
+    entries = _concatenated_ranges(eo, order)
+    games = _concatenated_ranges(go, order)
+    n_waves = int(levels.max()) + 1 if n_tours else 0
+    per_wave = np.bincount(levels, weights=np.diff(eo), minlength=n_waves).astype(np.int64)
+    games_per_wave = np.bincount(levels, weights=np.diff(go), minlength=n_waves).astype(np.int64)
+    wave_entries = np.concatenate([[0], np.cumsum(per_wave)]).tolist()
+    wave_games = np.concatenate([[0], np.cumsum(games_per_wave)]).tolist()
+
+    entry_tour = np.repeat(np.arange(n_tours, dtype=np.int64), np.diff(eo))
+    game_tour = np.repeat(np.arange(n_tours, dtype=np.int64), np.diff(go))
+    player, tour_of_entry = a.entry_player[entries], entry_tour[entries]
+    white, black, tour_of_game = a.game_white[games], a.game_black[games], game_tour[games]
+
+    # Positions within the wave: a player is in at most one tournament of a wave, so one scatter
+    # per wave maps player -> position; a stale slot (other tournament) marks a non-member.
+    slot = np.zeros(len(a.player_ids), dtype=np.int64)
+    slot_tour = np.full(len(a.player_ids), -1, dtype=np.int64)
+    local = np.empty((2, len(games)), dtype=np.int64)
+    member = np.empty((2, len(games)), dtype=bool)
+    for w in range(n_waves):
+        e0, e1, g0, g1 = wave_entries[w], wave_entries[w + 1], wave_games[w], wave_games[w + 1]
+        slot[player[e0:e1]] = np.arange(e1 - e0)
+        clash = slot[player[e0:e1]] != np.arange(e1 - e0)  # only from columnar callers
+        if clash.any():
+            later = int(slot[player[e0 + int(np.flatnonzero(clash)[0])]])
+            flat = int(entries[e0 + later])
+            raise EngineInputError(_where(eo, flat, "players"), "player appears twice")
+        slot_tour[player[e0:e1]] = tour_of_entry[e0:e1]
+        for side, number in enumerate((white[g0:g1], black[g0:g1])):
+            local[side, g0:g1] = slot[number]
+            member[side, g0:g1] = slot_tour[number] == tour_of_game[g0:g1]
+    for side, colour in enumerate(("white", "black")):
+        if not member[side].all():
+            flat = int(games[np.flatnonzero(~member[side])].min())
+            number = (a.game_white if side == 0 else a.game_black)[flat]
+            _raise_not_a_player(go, flat, colour, a.player_ids[int(number)])
+    if (white == black).any():
+        flat = int(games[np.flatnonzero(white == black)].min())
+        raise EngineInputError(_where(go, flat, "games"), "a player cannot play himself")
+
+    # Sides interleaved in game order: side 2g is White of game g, side 2g + 1 its Black.
+    result = a.game_result[games]
+    shift_black = handicap_shift(a.game_handicap[games])
+    zeros = np.zeros(len(games))
+    sides = _Sides(
+        own=local.T.reshape(-1),
+        opp=local[::-1].T.reshape(-1),
+        shift_own=np.column_stack([zeros, shift_black]).reshape(-1),
+        shift_opp=np.column_stack([shift_black, zeros]).reshape(-1),
+        score=np.column_stack([result, 1.0 - result]).reshape(-1),
+    )
+    wave_of_side = np.repeat(np.arange(n_waves), 2 * games_per_wave)
+    side_entry = sides.own + np.asarray(wave_entries[:-1], dtype=np.int64)[wave_of_side]
+    game_counts = np.empty(n_entries, dtype=np.int64)
+    game_counts[entries] = np.bincount(side_entry, minlength=n_entries)
+
+    fixed, carried, start = _starting_points(a)
+    waves = _Waves(
+        entries=entries,
+        entry_offsets=wave_entries,
+        side_offsets=[2 * g for g in wave_games],
+        player=player,
+        fixed=fixed[entries],
+        carried=carried[entries],
+        weight=weights[tour_of_entry],
+        sides=sides,
+    )
+    return waves, game_counts, start
+
+
+def _check_shapes(a: HistoryArrays) -> None:
+    """Columnar callers build these arrays themselves: the blocks must fit together."""
+    n_tours = len(a.tournament_ids)
+    if len(a.tournament_classes) != n_tours:
+        raise EngineInputError("tournament_classes", "one class per tournament")
+    for name, offsets, length in (
+        ("entry_offsets", a.entry_offsets, len(a.entry_player)),
+        ("game_offsets", a.game_offsets, len(a.game_white)),
+    ):
+        if (
+            len(offsets) != n_tours + 1
+            or offsets[0] != 0
+            or offsets[-1] != length
+            or (np.diff(offsets) < 0).any()
+        ):
+            raise EngineInputError(name, f"must rise from 0 to {length} in {n_tours + 1} steps")
+    if not len(a.entry_grade) == len(a.entry_rating) == len(a.entry_player):
+        raise EngineInputError("entry_grade", "one grade and one rating (or NaN) per entry")
+    if not len(a.game_black) == len(a.game_result) == len(a.game_handicap) == len(a.game_white):
+        raise EngineInputError("game_black", "game columns of different lengths")
+    for name, numbers in (
+        ("entry_player", a.entry_player),
+        ("game_white", a.game_white),
+        ("game_black", a.game_black),
+    ):
+        if len(numbers) and (numbers.min() < 0 or numbers.max() >= len(a.player_ids)):
+            raise EngineInputError(name, "player number outside player_ids")
+
+
+def _check_values(a: HistoryArrays) -> None:
+    _check_shapes(a)
+    eo, go = a.entry_offsets, a.game_offsets
+    result, stone, rating = a.game_result, a.game_handicap, a.entry_rating
+    for bad, column, name, rule in (
+        (~np.isin(result, (0.0, 0.5, 1.0)), result, "result", "must be 1, 0.5 or 0"),
+        ((stone < 0) | (stone != np.floor(stone)), stone, "handicap", "must be whole stones >= 0"),
+        (np.isinf(rating), rating, "rating", "must be finite"),
+    ):
+        if bad.any():
+            flat = int(np.flatnonzero(bad)[0])
+            where = _where(eo, flat, "players") if name == "rating" else _where(go, flat, "games")
+            raise EngineInputError(f"{where}.{name}", f"{rule}, not {column[flat]!r}")
+
+
+def _levels(arrays: HistoryArrays) -> np.ndarray:
+    """Wave of each tournament: one more than the latest wave any of its players was in."""
+    last = np.zeros(len(arrays.player_ids), dtype=np.int64)
+    levels = np.zeros(len(arrays.tournament_ids), dtype=np.int64)
+    offsets = arrays.entry_offsets.tolist()
+    for t in range(len(levels)):
+        players = arrays.entry_player[offsets[t] : offsets[t + 1]]
+        if len(players):
+            level = int(last[players].max()) + 1
+            last[players] = level
+            levels[t] = level
+    return levels
+
+
+def _concatenated_ranges(offsets: np.ndarray, order: np.ndarray) -> np.ndarray:
+    """Indices of the blocks offsets[i]:offsets[i + 1] for i in ``order``, one after another."""
+    lengths = np.diff(offsets)[order]
+    starts = offsets[:-1][order]
+    block_start = np.concatenate([[0], np.cumsum(lengths)[:-1]]) if len(order) else lengths
+    return np.repeat(starts - block_start, lengths) + np.arange(int(lengths.sum()), dtype=np.int64)
+
+
+def _grade_strengths(grades: Sequence[str], offsets: np.ndarray) -> np.ndarray:
+    try:
+        return np.fromiter(map(_strength_of_text, grades), dtype=np.int64, count=len(grades))
+    except (ValueError, TypeError):
+        for flat, grade in enumerate(grades):
+            _check_grade(grade, f"{_where(offsets, flat, 'players')}.grade")
+        raise
+
+
+@lru_cache(maxsize=1024)
+def _strength_of_text(grade: str) -> int:
+    return _strength_key(parse_grade(grade))
+
+
+def _starting_points(a: HistoryArrays):
+    """Where each entry's pre-tournament rating comes from. Grades do not depend on ratings, so
+    the reset rule (against the highest earlier grade of the same player) is settled for the
+    whole history at once: a grouped running maximum over each player's entries in input order."""
+    strength = _grade_strengths(a.entry_grade, a.entry_offsets)
+    n = len(strength)
+    nominal, pro = np.divmod(strength, 2)
+    seen_before = np.zeros(n, dtype=bool)
+    highest = np.zeros(n, dtype=np.int64)
+    if n:
+        order = np.lexsort((np.arange(n), a.entry_player))
+        players_sorted = a.entry_player[order]
+        first = np.ones(n, dtype=bool)
+        first[1:] = players_sorted[1:] != players_sorted[:-1]
+        group = np.cumsum(first)
+        low = int(strength.min())
+        span = int(strength.max()) - low + 1
+        running = np.maximum.accumulate(group * span + (strength[order] - low))
+        highest_sorted = np.zeros(n, dtype=np.int64)
+        highest_sorted[1:] = running[:-1] - group[1:] * span + low
+        highest[order] = highest_sorted
+        seen_before[order] = ~first
+    highest_nominal, highest_pro = np.divmod(highest, 2)
+    has_given = ~np.isnan(a.entry_rating)
+    threshold = np.where((pro == 1) & (highest_pro == 1), 30, 200)
+    carried = seen_before & ~has_given
+    reset = carried & (nominal - highest_nominal >= threshold)
+    carried &= ~reset
+    fixed = np.where(has_given, a.entry_rating, np.maximum(nominal, FLOOR)).astype(float)
+    start = np.select([has_given, ~seen_before, reset], ["given", "grade", "reset"], "carried")
+    return fixed, carried, start
 
 
 # --------------------------------------------------------------------------------- public entry
 
 
-def rate_history(
-    tournaments: Sequence[Tournament], params: Params = Params()
-) -> tuple[TournamentChange, ...]:
-    """Rates the tournaments in the order given, each from the ratings after all earlier ones."""
-    h = _build(tournaments)
-    rating = np.zeros(int(h.entry_player.max()) + 1 if len(h.ids) else 0)
-    before = np.empty(len(h.ids))
-    after = np.empty(len(h.ids))
+def rate_arrays(arrays: HistoryArrays, params: Params = DEFAULT_PARAMS) -> RatedHistory:
+    """Rates a columnar history in order, one wave of player-disjoint tournaments at a time."""
+    waves, game_counts, start = _plan(arrays)
+    rating = np.zeros(len(arrays.player_ids))
+    before, after = np.empty(len(waves.entries)), np.empty(len(waves.entries))
     half_eps = params.epsilon / 2.0
-    s = h.sides
-    eo, so = h.eo.tolist(), h.so.tolist()
-    for t in range(len(tournaments)):
-        e0, e1, s0, s1 = eo[t], eo[t + 1], so[t], so[t + 1]
-        players = h.entry_player[e0:e1]
-        rpre = np.where(h.carried[e0:e1], rating[players], h.fixed[e0:e1])
-        if s1 > s0:
-            part = _Sides(s.own[s0:s1], s.opp[s0:s1], s.shift_own[s0:s1], s.shift_opp[s0:s1], s.score[s0:s1])
-            change = _side_quantities(rpre, part, half_eps)[-1]
-            sums = _sum_by_player(part.own, change, e1 - e0)
-        else:
-            sums = np.zeros(e1 - e0)
-        post = _apply(rpre, sums, h.weights[t], params.weight_before_cap)[2]
+    s, eo, so = waves.sides, waves.entry_offsets, waves.side_offsets
+    for w in range(len(eo) - 1):
+        e0, e1, s0, s1 = eo[w], eo[w + 1], so[w], so[w + 1]
+        players = waves.player[e0:e1]
+        rpre = np.where(waves.carried[e0:e1], rating[players], waves.fixed[e0:e1])
+        part = _Sides(
+            s.own[s0:s1], s.opp[s0:s1], s.shift_own[s0:s1], s.shift_opp[s0:s1], s.score[s0:s1]
+        )
+        change = _side_quantities(rpre, part, half_eps)[-1]
+        sums = _sum_by_player(part.own, change, e1 - e0)
+        post = _apply(rpre, sums, waves.weight[e0:e1], params.weight_before_cap)[2]
         rating[players] = post
         before[e0:e1] = rpre
         after[e0:e1] = post
-    before_list, after_list, counts = before.tolist(), after.tolist(), h.game_counts.tolist()
-    return tuple(
-        TournamentChange(
-            id=tour.id,
-            players=tuple(
-                PlayerChange(h.ids[i], before_list[i], after_list[i], counts[i], h.start[i])
-                for i in range(eo[t], eo[t + 1])
-            ),
-        )
-        for t, tour in enumerate(tournaments)
-    )
+    in_order_before, in_order_after = np.empty_like(before), np.empty_like(after)
+    in_order_before[waves.entries] = before
+    in_order_after[waves.entries] = after
+    return RatedHistory(arrays, in_order_before, in_order_after, game_counts, start)
 
 
-def rate_tournament(tournament: Tournament, params: Params = Params()) -> TournamentChange:
+def rate_history(
+    tournaments: Sequence[Tournament], params: Params = DEFAULT_PARAMS
+) -> tuple[TournamentChange, ...]:
+    """Rates the tournaments in the order given, each from the ratings after all earlier ones."""
+    return rate_arrays(history_arrays(tournaments), params).changes()
+
+
+def rate_tournament(tournament: Tournament, params: Params = DEFAULT_PARAMS) -> TournamentChange:
     """One tournament on its own: players without a given rating start from their grade."""
     return rate_history([tournament], params)[0]
 
 
 def explain_player(
-    tournament: Tournament, player_id: str, params: Params = Params()
+    tournament: Tournament, player_id: str, params: Params = DEFAULT_PARAMS
 ) -> PlayerExplanation:
     """Every quantity of one player's change at one tournament, as the engine computes it.
 
     Pre-tournament ratings are the players' ``rating`` (their grade value where it is missing);
     pass the ``before`` values of a history run to explain that run.
     """
-    h = _build([tournament])
-    local = {pid: i for i, pid in enumerate(h.ids)}
+    waves, _, _ = _plan(history_arrays([tournament]))  # one tournament: one wave, input order
+    local = {p.id: i for i, p in enumerate(tournament.players)}
     if player_id not in local:
         raise EngineInputError("player", f"{player_id!r} is not a player of this tournament")
     me = local[player_id]
-    rpre = h.fixed.copy()
-    quantities = _side_quantities(rpre, h.sides, params.epsilon / 2.0)
-    sums = _sum_by_player(h.sides.own, quantities[-1], len(h.ids))
-    weighted, capped, after = _apply(rpre, sums, h.weights[0], params.weight_before_cap)
-    mine = np.flatnonzero(h.sides.own == me)
+    rpre = waves.fixed
+    quantities = _side_quantities(rpre, waves.sides, params.epsilon / 2.0)
+    sums = _sum_by_player(waves.sides.own, quantities[-1], len(rpre))
+    weight = waves.weight
+    weighted, capped, after = _apply(rpre, sums, weight, params.weight_before_cap)
+    mine = np.flatnonzero(waves.sides.own == me)
     columns = [q[mine].tolist() for q in quantities]
     games = []
     for k, side in enumerate(mine.tolist()):
@@ -536,7 +742,7 @@ def explain_player(
                 opponent=game.black if white else game.white,
                 colour="w" if white else "b",
                 handicap=int(game.handicap),
-                score=float(h.sides.score[side]),
+                score=float(waves.sides.score[side]),
                 rating=columns[0][k],
                 opponent_rating=columns[1][k],
                 adjusted=columns[2][k],
@@ -550,7 +756,7 @@ def explain_player(
     return PlayerExplanation(
         id=player_id,
         before=float(rpre[me]),
-        class_weight=float(h.weights[0]),
+        class_weight=float(weight[me]),
         games=tuple(games),
         sum_of_changes=float(sums[me]),
         weighted=float(weighted[me]),
@@ -602,7 +808,9 @@ def tournaments_from_json(data: Any) -> tuple[Tournament, ...]:
             if rating is not None:
                 rating = jsonio.require_number(rating, f"{pwhere}.rating")
             players.append(
-                PlayerEntry(jsonio.require_id(player["id"], f"{pwhere}.id"), player["grade"], rating)
+                PlayerEntry(
+                    jsonio.require_id(player["id"], f"{pwhere}.id"), player["grade"], rating
+                )
             )
         games = []
         for g, game in enumerate(jsonio.require_list(item["games"], f"{where}.games")):

@@ -160,8 +160,21 @@ class PlayerExplanation:
 # Validation --------------------------------------------------------------------------------------
 
 
+def _number(value: Any, where: str, *, positive: bool = False) -> float:
+    """jsonio.require_number, also for integers too large for a float (JSON allows them)."""
+    try:
+        return jsonio.require_number(value, where, positive=positive)
+    except OverflowError:
+        raise EngineInputError(where, "number out of range") from None
+
+
+def _result(value: Any, where: str) -> float:
+    _number(value, where)
+    return jsonio.require_result(value, where)
+
+
 def _check_number(value: Any, where: str, low: float, high: float, *, positive=False) -> None:
-    number = jsonio.require_number(value, where, positive=positive)
+    number = _number(value, where, positive=positive)
     if not low <= number <= high:
         raise EngineInputError(where, f"must lie in [{low:g}, {high:g}], not {value!r}")
 
@@ -232,7 +245,7 @@ def _validate_games(games: Sequence[Game], index: dict[str, int]) -> None:
                 _check_rating(start, f"{where}.{side}_start")
         if game.white == game.black:
             raise EngineInputError(where, f"player {game.white!r} plays against himself")
-        jsonio.require_result(game.result, f"{where}.result")
+        _result(game.result, f"{where}.result")
 
 
 def _validate_substitutions(
@@ -309,9 +322,16 @@ _NUMBERS = frozenset((int, float))
 _OPTIONAL_NUMBERS = frozenset((int, float, type(None)))
 
 
-def _floats(values: Sequence[Any]) -> np.ndarray:
+def _floats(values: list[Any]) -> np.ndarray:
     """Float64 column, NaN for None."""
-    return np.array([np.nan if v is None else v for v in values], dtype=np.float64)
+    if None in values:
+        values = [np.nan if v is None else v for v in values]
+    return np.array(values, dtype=np.float64)
+
+
+def _indices(ids: list[Any], index: dict[str, int]) -> np.ndarray:
+    """Player index of each id; TypeError for an unknown one (the detailed checks name it)."""
+    return np.fromiter(map(index.get, ids), dtype=np.intp, count=len(ids))
 
 
 def _plain(values: list[Any], types: frozenset) -> bool:
@@ -339,7 +359,7 @@ def to_arrays(
     validate_params(params)
     try:
         arrays = _bulk_arrays(players, games)
-    except (TypeError, ValueError):  # e.g. an unhashable id: let the detailed checks name it
+    except (TypeError, ValueError, OverflowError):  # let the detailed checks name the entry
         arrays = None
     if arrays is None:
         validate_period(players, games, substitutions, params)
@@ -372,16 +392,13 @@ def _bulk_arrays(players, games, checked: bool = False) -> PeriodArrays | None:
         and all(_plain(v, _OPTIONAL_NUMBERS) for v in (raw_white_start, raw_black_start))
     ):
         return None
-    white = np.array([index.get(pid, -1) for pid in white_ids], dtype=np.intp)
-    black = np.array([index.get(pid, -1) for pid in black_ids], dtype=np.intp)
+    white, black = _indices(white_ids, index), _indices(black_ids, index)
     rating, rd, fide = _floats(raw_rating), _floats(raw_rd), _floats(raw_fide)
     result = np.array(raw_result, dtype=np.float64)
     white_start, black_start = _floats(raw_white_start), _floats(raw_black_start)
     rated = ~np.isnan(rating)
     if not checked and not (
-        (white >= 0).all()
-        and (black >= 0).all()
-        and (white != black).all()
+        (white != black).all()
         and np.isin(result, (0.0, 0.5, 1.0)).all()
         and (rated == ~np.isnan(rd)).all()
         and _inside(rating, raw_rating, *RATING_BOUNDS)
@@ -429,6 +446,7 @@ def start_of_period(
 # §1.3 steps (a)-(e) over many games --------------------------------------------------------------
 
 BLOCK = 8192  # entries per block: the temporaries of one block stay in the core's cache
+HALF_1_PLUS_BETA1 = (1 + BETA1) / 2
 
 
 def game_terms(
@@ -444,41 +462,68 @@ def game_terms(
     d2 = np.empty_like(mu)
     for start in range(0, mu.shape[0], BLOCK):
         part = slice(start, start + BLOCK)
-        d1[part], d2[part] = _terms_block(
-            mu[part], mu_j[part], sigma_j[part], y[part], x[part], params
+        _terms_block(
+            mu[part], mu_j[part], sigma_j[part], y[part], x[part], params, d1[part], d2[part]
         )
     return d1, d2
 
 
-def _terms_block(mu, mu_j, sigma_j, y, x, params: Params):
-    d1 = np.zeros_like(mu)
-    second = np.zeros_like(mu)
+def _terms_block(mu, mu_j, sigma_j, y, x, params: Params, d1, d2) -> None:
+    """Steps (c)-(e) for one block, written into d1 and d2.
+
+    Every probability is a ratio, so the numerators are taken relative to the win numerator:
+    loss/win = exp(m - mu - 2t), draw/win = exp(beta0 + (1 + beta1) mbar - mu - t), with the
+    colour term t = x (alpha0 + alpha1 mbar)/4, and (1 + beta1) mbar - mu = h (m - mu) + beta1 mu
+    with h = (1 + beta1)/2.
+    """
+    coloured = bool(params.alpha0 or params.alpha1)
+    gap_mean = mu_j - mu  # m - mu = gap_mean -/+ sigma_j
+    draw_base = BETA0 + BETA1 * mu
+    # the observed result's probability as a blend that picks one term: y = 1, 0.5, 0 give
+    # (1, 0, 0), (0, 1, 0), (0, 0, 1) -- cheaper than a masked select
+    pick_win = y * (2.0 * y - 1.0)
+    pick_draw = 4.0 * y * (1.0 - y)
+    pick_loss = (1.0 - y) * (1.0 - 2.0 * y)
     weight = np.zeros_like(mu)
-    is_win = y == 1.0
-    is_loss = y == 0.0
-    for m in (mu_j - sigma_j, mu_j + sigma_j):
-        mbar = (mu + m) * 0.5
-        # numerators relative to exp(mu), which cancels in every ratio
-        if params.alpha0 or params.alpha1:
-            colour = x * (params.alpha0 + params.alpha1 * mbar) * 0.25
-            win = np.exp(colour)
-            loss = np.exp(m - mu - colour)
-        else:
-            win = np.ones_like(mu)
-            loss = np.exp(m - mu)
-        draw = np.exp(BETA0 + (1 + BETA1) * mbar - mu)
-        total = win + draw + loss
-        pw = win / total
-        pd = draw / total
-        w1 = pw + 0.5 * pd
-        w2 = pw + 0.25 * pd
-        po = np.where(is_win, pw, np.where(is_loss, loss / total, pd))
-        gap = y - w1
+    d1[:] = 0.0
+    d2[:] = 0.0
+    for sign in (-1.0, 1.0):
+        gap = gap_mean + sign * sigma_j  # m - mu
+        draw = draw_base + HALF_1_PLUS_BETA1 * gap
+        if coloured:
+            t = x * (params.alpha0 + params.alpha1 * (mu + 0.5 * gap)) * 0.25
+            gap -= 2.0 * t
+            draw -= t
+        loss = np.exp(gap, out=gap)
+        draw = np.exp(draw, out=draw)
+        pw = draw + loss
+        pw += 1.0
+        np.divide(1.0, pw, out=pw)
+        pd = draw * pw
+        loss *= pw  # Pl
+        po = pick_loss * loss
+        loss = np.multiply(pick_draw, pd, out=loss)
+        po += loss
+        loss = np.multiply(pick_win, pw, out=loss)
+        po += loss
+        w1 = 0.5 * pd
+        w1 += pw
+        w2 = 0.25 * pd
+        w2 += pw
+        miss = y - w1  # y - w1
         weight += po
-        d1 += po * gap
-        second += po * (gap * gap - w2 + w1 * w1)
+        # D2 summand: y^2 - w2 + 2 w1 (w1 - y) = (y - w1)^2 + w1^2 - w2
+        w1 *= w1
+        w1 -= w2
+        np.multiply(miss, miss, out=w2)
+        w2 += w1
+        w2 *= po
+        d2 += w2
+        miss *= po
+        d1 += miss
     d1 /= weight
-    return d1, second / weight - d1 * d1
+    d2 /= weight
+    d2 -= d1 * d1
 
 
 # The period --------------------------------------------------------------------------------------
@@ -519,6 +564,16 @@ def _counted(named, original, opp_r, opp_rd, y, x, r0, params):
     return counted
 
 
+def _sum_by_player(player: np.ndarray, values: np.ndarray, n: int) -> np.ndarray:
+    """Per-player sums, bit for bit independent of the order of games and players (RULES §7).
+
+    Each player's values are added in ascending order; tied values are equal, so their order
+    cannot matter.
+    """
+    order = np.argsort(values)
+    return np.bincount(player[order], weights=values[order], minlength=n)
+
+
 def rate_arrays(a: PeriodArrays, params: Params | None = None) -> PeriodOutcome:
     params = params or Params()
     n = len(a.ids)
@@ -547,8 +602,8 @@ def rate_arrays(a: PeriodArrays, params: Params | None = None) -> PeriodOutcome:
     d1, d2 = game_terms(mu_all[player], (opp_r - 1500.0) / SCALE, opp_rd / SCALE, y, x, params)
 
     games = np.bincount(player, minlength=n)
-    sum_d1 = np.bincount(player, weights=d1, minlength=n)
-    sum_d2 = np.bincount(player, weights=d2, minlength=n)
+    sum_d1 = _sum_by_player(player, d1, n)
+    sum_d2 = _sum_by_player(player, d2, n)
     sigma = rd0 / SCALE
     sigma_new = np.sqrt(1.0 / (1.0 / (sigma * sigma) - sum_d2))
     mu_new = mu_all + sigma_new * sigma_new * sum_d1
@@ -607,7 +662,7 @@ def explain(
 
 def _optional(entry: dict, key: str, where: str) -> float | None:
     value = entry.get(key)
-    return None if value is None else jsonio.require_number(value, f"{where}.{key}")
+    return None if value is None else _number(value, f"{where}.{key}")
 
 
 def _only_keys(entry: dict, allowed: set[str], where: str) -> None:
@@ -624,7 +679,7 @@ def _params_from_json(raw: Any) -> Params:
     values = {}
     for key in ("alpha0", "alpha1", "c"):
         if key in raw:
-            values[key] = jsonio.require_number(raw[key], f"params.{key}")
+            values[key] = _number(raw[key], f"params.{key}")
     if "rd_cap" in raw:
         values["rd_cap"] = _optional(raw, "rd_cap", "params")
     return Params(**values)
@@ -659,7 +714,7 @@ def _game_from_json(raw: Any, where: str) -> Game:
     return Game(
         jsonio.require_id(raw["white"], f"{where}.white"),
         jsonio.require_id(raw["black"], f"{where}.black"),
-        jsonio.require_result(raw["result"], f"{where}.result"),
+        _result(raw["result"], f"{where}.result"),
         _optional(raw, "white_start", where),
         _optional(raw, "black_start", where),
     )

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date
+from typing import NamedTuple
 
 from federation.models import Federation
 from ratings.models import ListStatus, RatingEntry, RatingList, RatingPeriod
-from tournaments.models import PLAYED_RESULTS, Event, EventStatus, Game
-
-RATEABLE_STATUSES = (EventStatus.ACCEPTED, EventStatus.RATED)
+from tournaments.models import PLAYED_RESULTS, Event, Game
 
 
 @dataclass
@@ -83,12 +82,30 @@ def base_list_for(federation: Federation, period: RatingPeriod) -> RatingList | 
     )
 
 
-def base_entries(base_list: RatingList | None) -> dict[int, RatingEntry]:
+class BaseEntry(NamedTuple):
+    """What a run reads of the list it continues from (plain tuples: 20,000 rows are cheap)."""
+
+    player_id: int
+    rating: float
+    rd: float | None
+    total_games: int
+    state: dict
+    provisional: bool
+    half_rating: bool
+    listed: bool
+
+
+def base_entries(base_list: RatingList | None) -> dict[int, BaseEntry]:
     if base_list is None:
         return {}
-    return {e.player_id: e for e in base_list.entries.all().only(
-        "player_id", "rating", "rd", "total_games", "state", "published_rating", "provisional",
-        "half_rating", "listed")}
+    rows = RatingEntry.objects.filter(rating_list=base_list).values_list(*BaseEntry._fields)
+    return {row[0]: BaseEntry(*row) for row in rows}
+
+
+def published_lists(federation: Federation) -> list[tuple[date, int]]:
+    """(valid_from, list id) of every published list, oldest first."""
+    return list(RatingList.objects.filter(federation=federation, status=ListStatus.PUBLISHED)
+                .order_by("period__valid_from", "id").values_list("period__valid_from", "id"))
 
 
 def published_list_valid_on(federation: Federation, day: date) -> RatingList | None:
@@ -101,17 +118,21 @@ def published_list_valid_on(federation: Federation, day: date) -> RatingList | N
 
 
 def split_events(federation: Federation, events_in_window) -> tuple[list[Event], list[dict]]:
-    """Accepted (or already rated) events are rated; the others are reported as left out."""
-    included, excluded = [], []
-    for event in events_in_window:
-        if event.status in RATEABLE_STATUSES:
-            included.append(event)
-        else:
-            excluded.append({
-                "event": event.code, "name": event.name,
-                "reason": f"status is {event.get_status_display().lower()}; only accepted "
-                          "events are rated",
-            })
+    """Accepted (or already rated) events are rated; the others are reported as left out, with
+    the rules that block them (tournaments.selectors.events_for_rating)."""
+    from django.utils import timezone
+
+    from tournaments.selectors import events_for_rating
+
+    window = list(events_in_window)
+    order = {event.pk: index for index, event in enumerate(window)}
+    included, left_out = events_for_rating(
+        federation, Event.objects.filter(pk__in=order), timezone.localdate())
+    included.sort(key=lambda event: order[event.pk])
+    names = {event.pk: event.name for event in window}
+    excluded = [{"event": row["event_code"], "name": names[row["event_id"]],
+                 "reason": row["reason"]}
+                for row in sorted(left_out, key=lambda row: order[row["event_id"]])]
     return included, excluded
 
 

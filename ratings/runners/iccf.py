@@ -4,10 +4,11 @@ started; rule 6 substitutions are passed through to the engine."""
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import defaultdict
 
 from federation.models import Player
-from ratings.models import RatingPeriod
+from ratings.models import RatingEntry, RatingPeriod
 from ratings.periods import add_months, iccf_period_for_report
 from ratings.runners.common import (
     Context,
@@ -17,7 +18,7 @@ from ratings.runners.common import (
     Prepared,
     base_entries,
     played_games,
-    published_list_valid_on,
+    published_lists,
     score_of,
     split_events,
 )
@@ -31,10 +32,14 @@ def _games_in_period(ctx: Context, event_ids) -> tuple[list, list[dict]]:
     # Late results of up to a year ago may roll into this period.
     since = add_months(period.starts_on, -12)
     games, late = [], []
+    assignments = {}  # many games share their dates: decide each pair of dates once
     for game in played_games(event_ids, reported_on__gte=since,
                              reported_on__lte=period.valid_from):
-        reported_on, finished_on = game[7], game[6]
-        assignment = iccf_period_for_report(reported_on, finished_on=finished_on)
+        dates = (game[7], game[6])
+        assignment = assignments.get(dates)
+        if assignment is None:
+            assignment = assignments[dates] = iccf_period_for_report(dates[0],
+                                                                     finished_on=dates[1])
         if assignment.period.code == period.code:
             games.append(game)
             if assignment.late:
@@ -51,8 +56,9 @@ def build(ctx: Context) -> Prepared:
     games, late = _games_in_period(ctx, event_ids)
     games.sort(key=lambda g: g[0])
     base = base_entries(ctx.base_list)
-    substitutions = list(Substitution.objects.filter(game_id__in=[g[0] for g in games])
-                         .values_list("game_id", "side", "replaces_id"))
+    game_ids = {g[0] for g in games}
+    substitutions = [s for s in Substitution.objects.filter(game__event_id__in=event_ids)
+                     .values_list("game_id", "side", "replaces_id") if s[0] in game_ids]
     involved = {pid for g in games for pid in (g[2], g[3])} | {s[2] for s in substitutions}
     fide = dict(Player.objects.filter(id__in=involved, fide_rating__isnull=False)
                 .values_list("id", "fide_rating"))
@@ -92,51 +98,57 @@ def build(ctx: Context) -> Prepared:
 
 def _start_ratings(ctx: Context, events, fide: dict[int, int]) -> dict[int, dict[int, float]]:
     """Rule 1.4: each player's rating on the list valid when the tournament started."""
+    lists = published_lists(ctx.federation)
+    valid_dates = [valid_from for valid_from, _ in lists]
+    ratings_of: dict[int, dict[int, float]] = {}
     result = {}
-    lists = {}
     for event in events:
-        rating_list = published_list_valid_on(ctx.federation, event.start)
-        if rating_list is None:
+        position = bisect_right(valid_dates, event.start)
+        if position == 0:
             continue
-        if rating_list.pk not in lists:
-            lists[rating_list.pk] = dict(rating_list.entries.values_list("player_id", "rating"))
-        result[event.id] = lists[rating_list.pk]
+        list_id = lists[position - 1][1]
+        if list_id not in ratings_of:
+            ratings_of[list_id] = dict(RatingEntry.objects.filter(rating_list_id=list_id)
+                                       .values_list("player_id", "rating"))
+        result[event.id] = ratings_of[list_id]
     return result
 
 
 def interpret(prepared: Prepared, output: dict) -> Outcome:
     base = prepared.extra["base"]
-    games = prepared.extra["games"]
     replaced = {(game_id, side): replaces
                 for game_id, side, replaces in prepared.extra["substitutions"]}
-    per_event = defaultdict(list)
-    for game_id, event_id, white, black, result, *_ in games:
+    per_event: dict[tuple[int, int], list] = defaultdict(list)
+    for game_id, event_id, white, black, result, *_ in prepared.extra["games"]:
         s = score_of(result)
         per_event[(event_id, white)].append([game_id, black, s, "white"])
         per_event[(event_id, black)].append([game_id, white, 1 - s, "black"])
-        for side, player in (("white", white), ("black", black)):
-            if (game_id, side) in replaced:
-                per_event[(event_id, player)][-1].append({"substitute_for":
-                                                          replaced[(game_id, side)]})
+        if replaced:
+            for side, player in (("white", white), ("black", black)):
+                if (game_id, side) in replaced:
+                    per_event[(event_id, player)][-1].append(
+                        {"substitute_for": replaced[(game_id, side)]})
     entries, after = [], {}
     for row in output["players"]:
         if row.get("unrated"):
             continue
         pid = int(row["id"])
         after[pid] = (row["rating"], row["rd"])
+        entry = base.get(pid)
         entries.append(EntryRow(
             player_id=pid, rating=row["rating"], rd=row["rd"],
             published_rating=row["published_rating"], published_rd=row["published_rd"],
-            games=row["games"],
-            total_games=(base[pid].total_games if pid in base else 0) + row["games"]))
+            games=row["games"], total_games=(entry.total_games if entry else 0) + row["games"]))
     event_ratings = []
-    for (event_id, pid), rows in sorted(per_event.items()):
-        if pid not in after:
+    for (event_id, pid), rows in per_event.items():
+        rating_after = after.get(pid)
+        if rating_after is None:
             continue
         entry = base.get(pid)
         event_ratings.append(EventRatingRow(
-            event_id=event_id, player_id=pid, before=entry.rating if entry else None,
-            before_rd=entry.rd if entry else None, after=after[pid][0], after_rd=after[pid][1],
-            games=len(rows), score=sum(r[2] for r in rows), details={"games": rows}))
+            event_id, pid, entry.rating if entry else None, rating_after[0], len(rows),
+            entry.rd if entry else None, rating_after[1], sum(r[2] for r in rows),
+            {"games": rows}))
+    event_ratings.sort(key=lambda r: (r.event_id, r.player_id))
     return Outcome(entries, event_ratings, report={"late_results": prepared.extra["late"][:200],
                                                    "late_count": len(prepared.extra["late"])})

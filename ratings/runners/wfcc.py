@@ -12,10 +12,15 @@ from collections import defaultdict
 from dataclasses import asdict
 from decimal import Decimal
 
+from django.db.models import Max
+
+from federation.models import Player
 from ratings.engines import wfcc as engine
 from ratings.engines.errors import EngineInputError
 from ratings.engines.rounding import half_up_int
+from ratings.engines.wfcc_titles import NormRecord, propose_title
 from ratings.engines.wfcc_types import Solver, Tournament, WfccParams
+from ratings.models import ListStatus, RatingEntry, SolvingNorm
 from ratings.periods import wfcc_expired, wfcc_next_list_rating, wfcc_period_for_tournament
 from ratings.runners.common import (
     Context,
@@ -70,19 +75,38 @@ def build(ctx: Context) -> Prepared:
             problem_counts[event.id][problem.round] += 1
     start_lists = {e.id: _list_ratings(published_list_valid_on(ctx.federation, e.start))
                    for e in events}
+    solver_ids = {pid for per_event in scores.values() for pid in per_event}
+    countries = dict(Player.objects.filter(id__in=solver_ids).values_list("id", "country"))
     tournaments = []
     for event in events:
         rounds = sorted(problem_counts[event.id])
         solvers = tuple(
             Solver(id=str(pid), rounds=tuple(float(per_round.get(r, 0)) for r in rounds),
-                   rating=start_lists[event.id].get(pid), time=float(times[event.id][pid]))
+                   rating=start_lists[event.id].get(pid), time=float(times[event.id][pid]),
+                   country=countries.get(pid) or None)
             for pid, per_round in sorted(scores[event.id].items()))
         tournaments.append(Tournament(
             id=event.code, kt=_kt(event), solvers=solvers, multi_location=event.multi_location,
             problems=tuple(problem_counts[event.id][r] for r in rounds)))
     engine_input = {"params": ctx.params, "tournaments": [asdict(t) for t in tournaments]}
     return Prepared(engine_input, events, excluded,
-                    extra={"tournaments": tournaments, "base": base_entries(ctx.base_list)})
+                    extra={"tournaments": tournaments, "base": base_entries(ctx.base_list),
+                           **_title_history(ctx)})
+
+
+def _title_history(ctx: Context) -> dict:
+    """Norms already earned (published runs) and each solver's best published rating."""
+    earlier = defaultdict(list)
+    for pid, title, at_championship in SolvingNorm.objects.filter(
+            event__federation=ctx.federation,
+            run__rating_list__status=ListStatus.PUBLISHED).values_list(
+            "player_id", "title", "at_championship"):
+        earlier[pid].append(NormRecord(title, at_championship))
+    best = dict(RatingEntry.objects.filter(
+        rating_list__federation=ctx.federation, rating_list__status=ListStatus.PUBLISHED,
+        half_rating=False).values("player_id").annotate(best=Max("published_rating"))
+        .values_list("player_id", "best"))
+    return {"earlier_norms": earlier, "best_rating": best}
 
 
 def compute(prepared: Prepared, params: dict) -> dict:
@@ -96,7 +120,7 @@ def compute(prepared: Prepared, params: dict) -> dict:
         solvers = tuple(
             s if s.rating is not None else Solver(
                 id=s.id, rounds=s.rounds, half_ratings=halves.get(int(s.id), ())[:1],
-                time=s.time)
+                time=s.time, country=s.country)
             for s in tournament.solvers)
         try:
             result = engine.rate_tournament(
@@ -178,7 +202,25 @@ def interpret(prepared: Prepared, output: dict) -> Outcome:
                                 published_rating=half_up_int(average), half_rating=True,
                                 games=int(pid in halves),
                                 state={"last": last, "half_ratings": half_list}))
-    return Outcome(entries, event_ratings, norms, report={"not_rated": output["skipped"]})
+    return Outcome(entries, event_ratings, norms, report={
+        "not_rated": output["skipped"],
+        "title_proposals": _title_proposals(prepared, norms, entries)})
+
+
+def _title_proposals(prepared: Prepared, norms: list[NormRow], entries: list[EntryRow]):
+    """Titles (RULES §4.6) whose norms and rating are reached with this period's norms."""
+    new = defaultdict(list)
+    for norm in norms:
+        new[norm.player_id].append(NormRecord(norm.title, norm.at_championship))
+    current = {e.player_id: e.published_rating for e in entries if not e.half_rating}
+    proposals = []
+    for pid, records in sorted(new.items()):
+        best = max(prepared.extra["best_rating"].get(pid, 0), current.get(pid, 0))
+        proposal = propose_title([*prepared.extra["earlier_norms"].get(pid, []), *records], best)
+        if proposal.title:
+            proposals.append({"player_id": pid, "title": proposal.title,
+                              "reason": proposal.reason})
+    return proposals
 
 
 def _date(text: str):

@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ratings import periods
 from ratings.engines.errors import EngineInputError
 from tournaments.acceptability import check_event, is_acceptable
 from tournaments.acceptability.iccf import (
@@ -91,10 +92,10 @@ def test_webserver_rule():
 
 
 @pytest.mark.parametrize(
-    ("reported", "valid_from"),
+    ("finished", "valid_from"),
     [
         (date(2026, 9, 1), date(2027, 1, 1)),
-        (date(2026, 11, 30), date(2027, 1, 1)),  # last day for the January list
+        (date(2026, 11, 30), date(2027, 1, 1)),  # last day of the Sep-Nov window
         (date(2026, 12, 1), date(2027, 4, 1)),  # one day later: April list
         (date(2027, 2, 28), date(2027, 4, 1)),
         (date(2027, 3, 1), date(2027, 7, 1)),
@@ -103,40 +104,54 @@ def test_webserver_rule():
         (date(2027, 8, 31), date(2027, 10, 1)),
     ],
 )
-def test_list_for_report_date(reported, valid_from):
-    assert list_for_report(reported) == valid_from
+def test_list_for_a_result_finished_and_reported_the_same_day(finished, valid_from):
+    assert list_for_report(finished) == valid_from
 
 
-def test_reporting_deadlines_one_month_before_validity():
-    assert reporting_deadline(date(2027, 1, 1)) == date(2026, 11, 30)
-    assert reporting_deadline(date(2027, 4, 1)) == date(2027, 2, 28)
-    assert reporting_deadline(date(2028, 4, 1)) == date(2028, 2, 29)  # leap year
-    assert reporting_deadline(date(2027, 7, 1)) == date(2027, 5, 31)
-    assert reporting_deadline(date(2027, 10, 1)) == date(2027, 8, 31)
+def test_reporting_deadlines_exactly_one_month_before_validity():
+    # "at least one month before the list becomes valid", read literally (as ratings.periods)
+    assert reporting_deadline(date(2027, 1, 1)) == date(2026, 12, 1)
+    assert reporting_deadline(date(2027, 4, 1)) == date(2027, 3, 1)
+    assert reporting_deadline(date(2027, 7, 1)) == date(2027, 6, 1)
+    assert reporting_deadline(date(2027, 10, 1)) == date(2027, 9, 1)
     with pytest.raises(EngineInputError):
         reporting_deadline(date(2027, 2, 1))
 
 
+def test_report_on_the_deadline_counts_one_day_later_rolls_over():
+    on_deadline = place_result(date(2026, 11, 30), date(2026, 12, 1))
+    assert not on_deadline.late and on_deadline.list_valid_from == date(2027, 1, 1)
+    late = place_result(date(2026, 11, 30), date(2026, 12, 2))
+    assert late.late and late.list_valid_from == date(2027, 4, 1)
+    assert late.due_list_valid_from == date(2027, 1, 1)
+
+
 @settings(max_examples=100, deadline=None)
-@given(st.dates(min_value=date(1990, 1, 1), max_value=date(2100, 12, 31)))
-def test_a_report_goes_into_the_first_list_whose_deadline_it_meets(day):
-    valid_from = list_for_report(day)
-    assert valid_from.day == 1 and valid_from.month in (1, 4, 7, 10)
-    assert day <= reporting_deadline(valid_from)
-    # and not an earlier list: the previous quarter's deadline has passed
-    previous = date(valid_from.year - (valid_from.month == 1), (valid_from.month - 4) % 12 + 1, 1)
-    assert day > reporting_deadline(previous)
+@given(
+    st.dates(min_value=date(1990, 1, 1), max_value=date(2100, 12, 31)),
+    st.integers(min_value=0, max_value=400),
+)
+def test_acceptability_places_every_result_where_the_rating_periods_do(finished, delay):
+    reported = finished + timedelta(days=delay)
+    placement = place_result(finished, reported)
+    assigned = periods.iccf_period_for_report(reported, finished_on=finished)
+    assert placement.list_valid_from == assigned.period.valid_from
+    assert placement.late == assigned.late
+    # in time exactly when reported by the deadline of the list its finish date belongs to
+    assert placement.late == (reported > reporting_deadline(placement.due_list_valid_from))
+    # a result never lands in a list whose deadline its report missed
+    assert reported <= reporting_deadline(placement.list_valid_from)
 
 
 def test_late_result_rolls_over_and_says_so():
-    p = place_result(date(2026, 11, 20), date(2026, 12, 1))
+    p = place_result(date(2026, 11, 20), date(2026, 12, 2))
     assert p.late and p.list_valid_from == date(2027, 4, 1)
     assert p.due_list_valid_from == date(2027, 1, 1)
     assert p.message == (
-        "finished 2026-11-20, reported 2026-12-01, after the deadline 2026-11-30 for the list "
+        "finished 2026-11-20, reported 2026-12-02, after the deadline 2026-12-01 for the list "
         "valid from 2027-01-01; rolls over to the list valid from 2027-04-01"
     )
-    on_time = place_result(date(2026, 11, 20), date(2026, 11, 30))
+    on_time = place_result(date(2026, 11, 20), date(2026, 12, 1))
     assert not on_time.late and on_time.list_valid_from == date(2027, 1, 1)
     with pytest.raises(EngineInputError):
         place_result(date(2026, 11, 20), date(2026, 11, 19))
@@ -147,14 +162,15 @@ def test_reporting_rule_warns_about_late_results_without_blocking():
         IccfGameFacts(1, date(2026, 10, 2), date(2026, 10, 3)),
         IccfGameFacts(2, date(2026, 11, 29), date(2026, 12, 2)),
         IccfGameFacts(3),  # still in play
+        IccfGameFacts(4, date(2026, 11, 29), date(2026, 12, 1)),  # on the deadline: in time
     )
     res = reporting_rule(games)
     assert res.status is Status.WARNING
-    assert res.facts["lists"] == {"2027-01-01": 1, "2027-04-01": 1}
-    assert "1 of 2 results reported late (game 2: finished 2026-11-29" in res.message
+    assert res.facts["lists"] == {"2027-01-01": 2, "2027-04-01": 1}
+    assert "1 of 3 results reported late (game 2: finished 2026-11-29" in res.message
     assert res.facts["late_count"] == 1
     assert reporting_rule(games[:1]).status is Status.PASS
-    assert reporting_rule(games[2:]).status is Status.NOT_APPLICABLE
+    assert reporting_rule(games[2:3]).status is Status.NOT_APPLICABLE
 
 
 def test_reported_but_unfinished_game_is_bad_input():

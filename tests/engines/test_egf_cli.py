@@ -19,7 +19,10 @@ CONTRACT_EXAMPLE = {
             "id": "T130727A",
             "class": "A",
             "date": "2013-07-27",
-            "players": [{"id": "12850431", "grade": "3d", "rating": 2290.5}, {"id": "2", "grade": "5k"}],
+            "players": [
+                {"id": "12850431", "grade": "3d", "rating": 2290.5},
+                {"id": "2", "grade": "5k"},
+            ],
             "games": [{"white": "12850431", "black": "2", "result": 1, "handicap": 0}],
         }
     ],
@@ -74,10 +77,22 @@ def test_ratings_carry_through_the_input_and_epsilon_is_optional(tmp_path):
     ("mutate", "where"),
     [
         (lambda d: d["tournaments"][0].update({"class": "E"}), "tournaments[0].class"),
-        (lambda d: d["tournaments"][0]["games"][0].update({"result": 2}), "tournaments[0].games[0].result"),
-        (lambda d: d["tournaments"][0]["games"][0].update({"handicap": -1}), "tournaments[0].games[0].handicap"),
-        (lambda d: d["tournaments"][0]["games"][0].update({"black": "9"}), "tournaments[0].games[0].black"),
-        (lambda d: d["tournaments"][0]["players"][1].update({"grade": "12x"}), "tournaments[0].players[1].grade"),
+        (
+            lambda d: d["tournaments"][0]["games"][0].update({"result": 2}),
+            "tournaments[0].games[0].result",
+        ),
+        (
+            lambda d: d["tournaments"][0]["games"][0].update({"handicap": -1}),
+            "tournaments[0].games[0].handicap",
+        ),
+        (
+            lambda d: d["tournaments"][0]["games"][0].update({"black": "9"}),
+            "tournaments[0].games[0].black",
+        ),
+        (
+            lambda d: d["tournaments"][0]["players"][1].update({"grade": "12x"}),
+            "tournaments[0].players[1].grade",
+        ),
         (lambda d: d["params"].update({"epsilon": "x"}), "params.epsilon"),
         (lambda d: d.pop("tournaments"), "input"),
     ],

@@ -19,7 +19,7 @@ def duel(r_a, r_b, a_wins=True, stones_for_a=0, eps=0.016, cls="A"):
     return Tournament("T", cls, "2013-07-27", players, (game,)), Params(epsilon=eps)
 
 
-def afters(tournament, params=Params()):
+def afters(tournament, params=egf.DEFAULT_PARAMS):
     return {p.id: p.after for p in egf.rate_tournament(tournament, params).players}
 
 
@@ -142,9 +142,7 @@ def test_bad_grades(grade):
 
 
 def test_new_player_starts_from_his_grade():
-    tour = Tournament(
-        "T", "A", None, (PlayerEntry("x", "5k"), PlayerEntry("y", "2d")), ()
-    )
+    tour = Tournament("T", "A", None, (PlayerEntry("x", "5k"), PlayerEntry("y", "2d")), ())
     players = egf.rate_tournament(tour).players
     assert [(p.before, p.after, p.games, p.start) for p in players] == [
         (1600.0, 1600.0, 0, "grade"),
@@ -205,7 +203,7 @@ def single(tid, grade, result_for_p, rating=None, opp_grade="5k"):
     return Tournament(tid, "A", None, players, (Game("P", f"o{tid}", result_for_p),))
 
 
-def p_of(history, params=Params()):
+def p_of(history, params=egf.DEFAULT_PARAMS):
     return [t.players[0] for t in egf.rate_history(history, params)]
 
 
@@ -252,7 +250,11 @@ def test_reset_rule_pairs(earlier, later, reset):
 
 def test_all_games_use_pre_tournament_ratings():
     # P beats two 2000 players: both games see P at 2000, so the two changes are equal.
-    players = (PlayerEntry("P", "1k", 2000.0), PlayerEntry("x", "1k", 2000.0), PlayerEntry("y", "1k", 2000.0))
+    players = (
+        PlayerEntry("P", "1k", 2000.0),
+        PlayerEntry("x", "1k", 2000.0),
+        PlayerEntry("y", "1k", 2000.0),
+    )
     games = (Game("P", "x", 1.0), Game("y", "P", 0.0))
     explained = egf.explain_player(Tournament("T", "A", None, players, games), "P")
     first, second = explained.games

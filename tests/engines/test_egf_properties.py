@@ -9,11 +9,15 @@ from ratings.engines import egf
 from ratings.engines.egf import Game, Params, PlayerEntry, Tournament
 from ratings.engines.reference import egf as reference
 
-GRADES = [f"{k}k" for k in (30, 25, 20, 15, 10, 5, 3, 2, 1)] + [f"{d}d" for d in range(1, 8)] + [
-    "1p",
-    "2p",
-    "5p",
-]
+GRADES = (
+    [f"{k}k" for k in (30, 25, 20, 15, 10, 5, 3, 2, 1)]
+    + [f"{d}d" for d in range(1, 8)]
+    + [
+        "1p",
+        "2p",
+        "5p",
+    ]
+)
 
 
 @st.composite
@@ -33,7 +37,9 @@ def tournaments(draw, pool: int = 12, max_tournaments: int = 6):
         )
         games = []
         for _ in range(draw(st.integers(0, 12))):
-            white, black = draw(st.lists(st.sampled_from(members), min_size=2, max_size=2, unique=True))
+            white, black = draw(
+                st.lists(st.sampled_from(members), min_size=2, max_size=2, unique=True)
+            )
             games.append(
                 Game(
                     white=f"p{white}",

@@ -148,3 +148,22 @@ def test_bad_input_exits_2_with_one_line_naming_the_entry(payload, message):
     err = done.stderr.decode()
     assert err.endswith("\n") and err.count("\n") == 1, err
     assert err.startswith(message), err
+
+
+def test_integer_ids_are_read_as_strings():
+    payload = {
+        "players": [{"id": 7, "rating": 1900, "rd": 80}, {"id": "8", "unrated": True}],
+        "games": [{"white": "7", "black": 8, "result": 0.5}],
+    }
+    done = run(json.dumps(payload))
+    assert done.returncode == 0, done.stderr
+    assert [(p["id"], p["games"]) for p in json.loads(done.stdout)["players"]] == [
+        ("7", 1),
+        ("8", 1),
+    ]
+
+
+def test_missing_file_exits_2(tmp_path):
+    done = run(b"", str(tmp_path / "absent.json"))
+    assert (done.returncode, done.stdout) == (2, b"")
+    assert done.stderr.decode().count("\n") == 1

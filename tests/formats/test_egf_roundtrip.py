@@ -9,7 +9,9 @@ from hypothesis import strategies as st
 
 from tournaments.formats import egf as h9
 
-WORD = st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyzéüøš-", min_size=1, max_size=8)
+WORD = st.text(
+    alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyzéüøš-", min_size=1, max_size=8
+)
 NAME_PART = st.lists(WORD, min_size=1, max_size=2).map(" ".join)  # inner blanks become "_"
 GRADE = st.one_of(
     st.integers(1, 30).map(lambda k: f"{k}k"),
@@ -21,7 +23,8 @@ CRITERION = st.builds(lambda n, q: f"{n}{'?' if q else ''}", st.integers(0, 999)
 HEADERS = st.builds(
     h9.Header,
     tournament_class=st.sampled_from(["A", "B", "C", "D", None]),
-    name=st.none() | st.text(alphabet="abc XYZ0123-", min_size=1, max_size=12).map(str.strip).filter(bool),
+    name=st.none()
+    | st.text(alphabet="abc XYZ0123-", min_size=1, max_size=12).map(str.strip).filter(bool),
     start_date=st.none() | st.sampled_from(["2024-05-04", "1999-12-31"]),
     handicap_reduction=st.none() | st.integers(0, 9),
     komi=st.none() | st.sampled_from([0.5, 6.5, 7.0]),
@@ -35,7 +38,9 @@ HEADERS = st.builds(
 def tables(draw):
     header = draw(HEADERS)
     if header.start_date:
-        header = dataclasses.replace(header, end_date=draw(st.sampled_from([header.start_date, "2025-01-01"])))
+        header = dataclasses.replace(
+            header, end_date=draw(st.sampled_from([header.start_date, "2025-01-01"]))
+        )
     n = draw(st.integers(2, 10))
     rounds = draw(st.integers(1, 4))
     pins = draw(st.lists(st.integers(10_000_000, 99_999_999), min_size=n, max_size=n, unique=True))
@@ -60,7 +65,11 @@ def tables(draw):
         pairs = draw(st.integers(0, n // 2))
         for k in range(pairs):
             a, b = sorted(order[2 * k : 2 * k + 2])
-            scores = draw(st.sampled_from([(1.0, 0.0), (0.0, 1.0), (0.5, 0.5), (None, None), (1.0, 1.0), (0.0, 0.0)]))
+            scores = draw(
+                st.sampled_from(
+                    [(1.0, 0.0), (0.0, 1.0), (0.5, 0.5), (None, None), (1.0, 1.0), (0.0, 0.0)]
+                )
+            )
             colours_known = draw(st.booleans())
             white, black = (a, b) if not colours_known or draw(st.booleans()) else (b, a)
             by_default = draw(st.booleans())

@@ -15,7 +15,7 @@ def officer(iccf_world):
     return make_official("officer-icc", iccf_world["federation"])
 
 
-def test_officer_requests_reviews_and_publishes(client, iccf_world, officer,
+def test_officer_requests_reviews_and_publishes(client, iccf_world, officer, eager_celery,
                                                 django_capture_on_commit_callbacks):
     client.force_login(officer)
     url = reverse("admin:ratings_ratingrun_request")

@@ -88,7 +88,7 @@ def test_worker_executes_a_requested_run_once(iccf_world, start_worker):
 
 def test_failing_run_is_recorded_by_the_worker(iccf_world, start_worker):
     federation = iccf_world["federation"]
-    federation.params = {"rd_cap": "high"}
+    federation.params = {"engine": {"rd_cap": "high"}}
     federation.save()
     start_worker()
     run = services.request_run(federation=federation, period_code="2026Q1")

@@ -25,7 +25,8 @@ def _run(world, code="2026Q1"):
     return services.run_now(federation=world["federation"], period_code=code)
 
 
-def test_requested_run_executes_and_writes_one_draft(iccf_world, django_capture_on_commit_callbacks):
+def test_requested_run_executes_and_writes_one_draft(iccf_world, eager_celery,
+                                                     django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
         run = services.request_run(federation=iccf_world["federation"], period_code="2026Q1")
     run.refresh_from_db()
@@ -33,7 +34,7 @@ def test_requested_run_executes_and_writes_one_draft(iccf_world, django_capture_
     drafts = RatingList.objects.filter(run=run)
     assert drafts.count() == 1 and drafts.get().status == ListStatus.DRAFT
     assert run.input_digest and run.output_digest and run.engine_version.startswith("iccf-")
-    assert set(run.stage_seconds) == {"read", "compute", "interpret", "write"}
+    assert set(run.stage_seconds) == {"read", "compute", "interpret", "digest", "write"}
     # Six players played; the sixth was unrated and is now rated from 1800/250.
     assert drafts.get().entries.count() == 6
     newcomer = drafts.get().entries.get(player=iccf_world["players"][5])
@@ -200,9 +201,9 @@ def test_unaccepted_events_are_left_out_and_reported(iccf_world):
     event.status = "submitted"
     event.save()
     run = _run(iccf_world)
-    assert run.excluded_events == [{
-        "event": "S1", "name": "Section 1",
-        "reason": "status is submitted; only accepted events are rated"}]
+    [excluded] = run.excluded_events
+    assert (excluded["event"], excluded["name"]) == ("S1", "Section 1")
+    assert excluded["reason"].startswith("status submitted: only accepted events are rated")
     assert run.rating_list.entries.filter(games__gt=0).count() == 0
 
 
@@ -217,3 +218,20 @@ def test_late_result_rolls_into_the_next_period(iccf_world):
     next_run = _run(iccf_world, "2026Q2")
     assert next_run.report["late_count"] == 1
     assert len(_engine_input(next_run)["games"]) == 1
+
+
+def test_reaper_requeues_runs_whose_message_was_lost(iccf_world, eager_celery):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    run = services.request_run(federation=iccf_world["federation"], period_code="2026Q1",
+                               enqueue=False)  # as if the broker lost the message
+    assert services.reap_stuck_runs() == 0  # too young to be stuck
+    RatingRun.objects.filter(pk=run.pk).update(
+        requested_at=timezone.now() - timedelta(hours=1))
+    assert services.reap_stuck_runs() == 1
+    run.refresh_from_db()
+    assert run.status == RunStatus.SUCCEEDED
+    assert RatingList.objects.filter(run=run).count() == 1
+    assert services.reap_stuck_runs() == 0

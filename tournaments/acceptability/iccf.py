@@ -1,25 +1,24 @@
 """ICCF correspondence chess: reflection time and webserver (rule 1.3), reporting deadline (3, 4).
 
-RULES.md §6.1 and §5. Self-contained date logic (the quarterly calendar lives here as small pure
-helpers so this module does not depend on ``ratings.periods``).
+RULES.md §6.1 and §5. The quarterly calendar is ``ratings.periods`` (pure), so the acceptability
+report and the rating run place every result in the same list.
 
-Reporting windows (§5): results reported Sep-Nov go into the list valid from 1 Jan, Dec-Feb into
-1 Apr, Mar-May into 1 Jul, Jun-Aug into 1 Oct. **[P] per RULES §5** a result belongs to the window
-containing its report date, so the last reporting day for a list valid from V is the day before
-"one month before V" (30 Nov for 1 Jan; 28/29 Feb for 1 Apr). A result reported on exactly
-1 Dec is thus in the Dec-Feb window and rolls to the 1 Apr list.
+Reporting windows (§5): a result finished Sep-Nov belongs to the list valid from 1 Jan, Dec-Feb to
+1 Apr, Mar-May to 1 Jul, Jun-Aug to 1 Oct. It counts there if reported "at least one month before
+the list becomes valid", read literally: reported on or before V - 1 month (1 Dec for 1 Jan;
+1 Mar for 1 Apr). A later report rolls over to the period whose window contains the report date.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date
 from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
 
+from ratings import periods
 from ratings.engines.errors import EngineInputError
-from tournaments.acceptability.dates import add_months, quarter_start
 from tournaments.acceptability.types import RuleResult, Status, result
 
 TRANSMISSIONS = ("postal", "electronic")
@@ -115,19 +114,17 @@ def webserver_rule(transmission: str, administered_on_webserver: bool | None) ->
 # --- reporting deadline (rules 3 and 4) -------------------------------------------------------
 
 
-@lru_cache(maxsize=8192)  # pure; events repeat the same report dates many times
 def list_for_report(reported_on: date) -> date:
-    """Validity start of the list a result reported on ``reported_on`` goes into."""
-    # the window of a list valid from V is [V - 4 months, V - 1 month): shift by one month and
-    # take the next quarter start
-    return add_months(quarter_start(add_months(reported_on, 1)), 3)
+    """Validity start of the list a result finished and reported on ``reported_on`` goes into."""
+    return periods.period_for("iccf", reported_on).valid_from
 
 
 def reporting_deadline(list_valid_from: date) -> date:
     """Last reporting day for the list valid from ``list_valid_from`` (1 Jan/Apr/Jul/Oct)."""
     if list_valid_from.day != 1 or list_valid_from.month not in (1, 4, 7, 10):
         raise EngineInputError("list_valid_from", f"{list_valid_from} is not a quarter start")
-    return add_months(list_valid_from, -1) - timedelta(days=1)
+    code = f"{list_valid_from.year}Q{(list_valid_from.month - 1) // 3 + 1}"
+    return periods.period_by_code("iccf", code).report_deadline
 
 
 @dataclass(frozen=True)
@@ -138,21 +135,23 @@ class Placement:
     message: str
 
 
+@lru_cache(maxsize=65536)  # pure; events repeat the same (finish, report) pairs many times
 def place_result(finished_on: date, reported_on: date) -> Placement:
     """Which list a result finished on one day and reported on another falls into."""
     if reported_on < finished_on:
         raise EngineInputError("reported_on", f"{reported_on} is before the finish {finished_on}")
-    due = list_for_report(finished_on)
-    actual = list_for_report(reported_on)
-    if actual == due:
+    due = periods.period_for("iccf", finished_on)
+    placed = periods.iccf_period_for_report(reported_on, finished_on=finished_on)
+    actual = placed.period.valid_from
+    if not placed.late:
         msg = f"reported on {reported_on}: in the list valid from {actual}"
-        return Placement(actual, due, False, msg)
+        return Placement(actual, due.valid_from, False, msg)
     msg = (
         f"finished {finished_on}, reported {reported_on}, after the deadline "
-        f"{reporting_deadline(due)} for the list valid from {due}; rolls over to the list valid "
-        f"from {actual}"
+        f"{due.report_deadline} for the list valid from {due.valid_from}; rolls over to the list "
+        f"valid from {actual}"
     )
-    return Placement(actual, due, True, msg)
+    return Placement(actual, due.valid_from, True, msg)
 
 
 @dataclass(frozen=True)
@@ -194,12 +193,13 @@ def reporting_rule(games: tuple[IccfGameFacts, ...]) -> RuleResult:
     late_count = 0
     counts: dict[date, int] = {}
     for g in reported:
-        actual = list_for_report(g.reported_on)
+        placement = place_result(g.finished_on, g.reported_on)
+        actual = placement.list_valid_from
         counts[actual] = counts.get(actual, 0) + 1
-        if actual != list_for_report(g.finished_on):
+        if placement.late:
             late_count += 1
-            if len(late) < MAX_LATE_LISTED:  # only the listed ones pay for the message
-                late.append(f"game {g.id}: {place_result(g.finished_on, g.reported_on).message}")
+            if len(late) < MAX_LATE_LISTED:
+                late.append(f"game {g.id}: {placement.message}")
     lists = {k.isoformat(): n for k, n in sorted(counts.items())}
     summary = ", ".join(f"{n} in the list valid from {k}" for k, n in sorted(lists.items()))
     if late:

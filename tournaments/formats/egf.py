@@ -14,6 +14,7 @@ import re
 import sys
 from collections import Counter
 from dataclasses import dataclass, field
+from datetime import date
 from pathlib import Path
 
 EVEN_REDUCTION_FROM = 9  # setting EGF_EVEN_REDUCTION_FROM: reduction >= 9 means even games
@@ -41,9 +42,8 @@ class Issue:
     message: str
 
     def __str__(self) -> str:
-        return f"line {self.line}: {self.message} [{self.text}]" if self.text else (
-            f"line {self.line}: {self.message}"
-        )
+        offending = f" [{self.text}]" if self.text else ""
+        return f"line {self.line}: {self.message}{offending}"
 
 
 class TableError(ValueError):
@@ -189,6 +189,16 @@ def _is_certain_entry(token: str) -> bool:
     return _entry(token) is not None and not re.fullmatch(r"\d+\?", token)
 
 
+def _is_date(text: str) -> bool:
+    if not _DATE.match(text):
+        return False
+    try:
+        date.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
+
+
 def _grade_steps(grade: str) -> int:
     number, kind = int(grade[:-1]), grade[-1]
     if kind == "k":
@@ -226,10 +236,10 @@ def _read_header(lines: list[tuple[int, str]], errors: list[Issue], warnings: li
         fields.update(place=place, country=country.strip() or None, city=city.strip() or None)
     if "DT" in values:
         dates = [d.strip() for d in values["DT"][1].split(",")]
-        if len(dates) in (1, 2) and all(_DATE.match(d) for d in dates):
+        if len(dates) in (1, 2) and all(map(_is_date, dates)) and dates[0] <= dates[-1]:
             fields.update(start_date=dates[0], end_date=dates[-1])
         else:
-            bad("DT", "dates must be YYYY-MM-DD[,YYYY-MM-DD]")
+            bad("DT", "dates must be YYYY-MM-DD[,YYYY-MM-DD], start before end")
     if "HA" in values:
         match = re.fullmatch(r"[hH]?(\d+)", values["HA"][1])
         if match:
@@ -261,7 +271,9 @@ def _split_player(line: _Line, rounds: int, ordinal: int, errors: list[Issue]) -
         head = head[1:]
     rank_at = next((i for i, t in enumerate(head) if i > 0 and _RANK.match(t)), None)
     if rank_at is None:
-        errors.append(Issue(line.number, line.text.strip(), "no name followed by a grade (5k, 2d, 1p)"))
+        errors.append(
+            Issue(line.number, line.text.strip(), "no name followed by a grade (5k, 2d, 1p)")
+        )
         return None
     number, kind = _RANK.match(head[rank_at]).groups()
     kind = (kind or "k").lower()
@@ -329,9 +341,9 @@ def parse_table(
             sure -= 1
         certain = max(certain, sure)
     rounds = certain
-    players: list[Player] = []
-    usable: list[_Line] = []
-    for line in lines:
+    by_ordinal: list[Player | None] = []  # None: a broken line (its pairings are skipped)
+    for ordinal, line in enumerate(lines, start=1):
+        player = None
         if line.run < rounds:
             offending = line.tokens[-1 - line.run] if line.run < len(line.tokens) else line.text
             errors.append(
@@ -341,16 +353,12 @@ def parse_table(
                     f"not a round entry; every player line needs {rounds} round entries",
                 )
             )
-            continue
-        player = _split_player(line, rounds, len(lines) and len(usable) + 1, errors)
-        if player is None:
-            continue
-        line.entries = [_entry(t) for t in line.tokens[len(line.tokens) - rounds :]]
-        usable.append(line)
-        players.append(player)
-    if len(usable) != len(lines):
-        # Ordinals would shift and every opponent number would be wrong: stop at line errors.
-        return ParsedTable(header, tuple(players), (), (), rounds, tuple(warnings), tuple(errors))
+        else:
+            player = _split_player(line, rounds, ordinal, errors)
+        if player is not None:
+            line.entries = [_entry(t) for t in line.tokens[len(line.tokens) - rounds :]]
+        by_ordinal.append(player)
+    players = [p for p in by_ordinal if p is not None]
 
     _check_pins(players, errors)
     reduction = header.handicap_reduction
@@ -359,7 +367,7 @@ def parse_table(
         reduction = int(match.group(1)) if match else None
     if reduction is None:
         reduction = default_reduction
-    games, free = _pair(usable, players, rounds, reduction, errors, warnings)
+    games, free = _pair(lines, by_ordinal, rounds, reduction, errors, warnings)
     errors.sort(key=lambda issue: issue.line)
     return ParsedTable(
         header, tuple(players), tuple(games), tuple(free), rounds, tuple(warnings), tuple(errors)
@@ -385,16 +393,22 @@ def _pair(lines, players, rounds, reduction, errors, warnings):
     missing_reduction_reported = False
     for r in range(rounds):
         for i, line in enumerate(lines, start=1):
+            if not line.entries:
+                continue  # a broken line, already reported
             entry = line.entries[r]
             where = f"round {r + 1}: "
             if entry.opponent == 0:
                 free.append(FreeRound(i, r + 1, entry.symbol))
                 continue
             if entry.opponent > n or entry.opponent == i:
-                what = "no such player line" if entry.opponent > n else "a player cannot play himself"
+                what = (
+                    "no such player line" if entry.opponent > n else "a player cannot play himself"
+                )
                 errors.append(Issue(line.number, entry.token, where + what))
                 continue
             other = lines[entry.opponent - 1]
+            if not other.entries:
+                continue  # the opponent's line is broken: nothing to compare with
             back = other.entries[r]
             if back.opponent != i:
                 errors.append(
@@ -435,7 +449,11 @@ def _pair(lines, players, rounds, reduction, errors, warnings):
             note = _warning(entry, back)
             if note:
                 warnings.append(
-                    Issue(line.number, entry.token, f"{where}{note} (with line {other.number}): not rated")
+                    Issue(
+                        line.number,
+                        entry.token,
+                        f"{where}{note} (with line {other.number}): not rated",
+                    )
                 )
             games.append(game)
     return games, free
@@ -484,14 +502,18 @@ def _game(round_, i, entry, j, back, players, reduction) -> TableGame | None:
         steps_j = _grade_steps(players[j - 1].grade)
         if entry.stones is not None:
             stones = entry.stones
+        elif entry.separator == "!":
+            stones = 0  # not played, not rated: no reduction needed
         elif reduction is None:
             return None
         elif reduction >= EVEN_REDUCTION_FROM:
             stones = 0
         else:
             stones = min(max(abs(steps_i - steps_j) - reduction, 0), IMPLICIT_HANDICAP_MAX)
-        white_is_i = steps_i >= steps_j  # Black = the weaker grade
-        colours_known = steps_i != steps_j
+        # With stones, Black is the weaker grade; an even game written without colours keeps
+        # them unknown (White = the earlier line; colours do not matter to an even game's rating).
+        colours_known = stones > 0
+        white_is_i = steps_i >= steps_j if colours_known else True
     rated = (
         entry.separator != "!"
         and None not in scores
@@ -545,7 +567,10 @@ def write_table(table: ParsedTable, *, generator: str = "federation-ratings") ->
         ("CL", h.tournament_class),
         ("EV", h.name),
         ("PC", h.place),
-        ("DT", h.start_date and ",".join(dict.fromkeys([h.start_date, h.end_date or h.start_date]))),
+        (
+            "DT",
+            h.start_date and ",".join(dict.fromkeys([h.start_date, h.end_date or h.start_date])),
+        ),
         ("HA", None if h.handicap_reduction is None else f"h{h.handicap_reduction}"),
         ("KM", None if h.komi is None else f"{h.komi:g}"),
         ("TM", h.adjusted_time),
@@ -592,12 +617,22 @@ def engine_input(table: ParsedTable, *, tournament_id: str | None = None) -> dic
     h = table.header
     if h.tournament_class is None:
         raise TableError([Issue(0, "", "no CL[A|B|C|D] tag: the tournament class is unknown")])
-    tournament: dict = {"id": tournament_id or h.egd_code or h.name or "T", "class": h.tournament_class}
+    tournament: dict = {
+        "id": tournament_id or h.egd_code or h.name or "T",
+        "class": h.tournament_class,
+    }
     if h.end_date:
         tournament["date"] = h.end_date
-    tournament["players"] = [{"id": pid, "grade": p.grade} for pid, p in zip(ids, table.players, strict=True)]
+    tournament["players"] = [
+        {"id": pid, "grade": p.grade} for pid, p in zip(ids, table.players, strict=True)
+    ]
     tournament["games"] = [
-        {"white": ids[g.white - 1], "black": ids[g.black - 1], "result": g.result, "handicap": g.handicap}
+        {
+            "white": ids[g.white - 1],
+            "black": ids[g.black - 1],
+            "result": g.result,
+            "handicap": g.handicap,
+        }
         for g in table.games
         if g.rated
     ]

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from ratings.engines.egf import (
     CLASS_WEIGHTS,
+    DEFAULT_PARAMS,
     FLOOR,
     MAX_DROP,
     Grade,
@@ -66,7 +67,7 @@ def game_change(own: float, opp: float, score: float, own_stones: int, opp_stone
     return con_of(own) * (score - expectancy(own, opp, own_stones, opp_stones, eps))
 
 
-def rate_history(tournaments: Sequence[Tournament], params: Params = Params()):
+def rate_history(tournaments: Sequence[Tournament], params: Params = DEFAULT_PARAMS):
     current: dict[str, float] = {}
     highest: dict[str, Grade] = {}
     out = []

@@ -73,7 +73,8 @@ class Terms:
 
 
 def game_terms(mu: float, mu_j: float, sigma_j: float, y: float, x: int, params: Params) -> Terms:
-    """Steps (d) and (e), case by case as the seeds write them."""
+    """Steps (d) and (e): the observed result's pair picked case by case, then D1 and D2 as the
+    seeds write them with y = 1, 0.5 or 0 in place (RULES §1.3)."""
     pw_m, pd_m, pl_m = probabilities(mu, mu_j - sigma_j, x, params)
     pw_p, pd_p, pl_p = probabilities(mu, mu_j + sigma_j, x, params)
     if y == 1:

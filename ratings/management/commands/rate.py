@@ -20,7 +20,7 @@ class Command(BaseCommand):
             raise CommandError(f"no federation with code {federation!r}")
         if period is None:
             due = periods.due_periods(fed.system, services.last_rated_code(fed),
-                                      timezone.localdate())
+                                      timezone.localdate(), params=services.calendar_of(fed))
             if not due:
                 self.stdout.write(f"{fed.code}: nothing is due.")
                 return

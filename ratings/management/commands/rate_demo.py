@@ -16,7 +16,8 @@ class Command(BaseCommand):
             first_event = Event.objects.filter(federation=federation).order_by("start").first()
             if first_event is None:
                 continue
-            period = periods.period_for(federation.system, first_event.start)
+            calendar = services.calendar_of(federation)
+            period = periods.period_for(federation.system, first_event.start, params=calendar)
             published = 0
             while period.due_on <= today:
                 done = RatingList.objects.filter(federation=federation, period__code=period.code,
@@ -28,5 +29,5 @@ class Command(BaseCommand):
                         break
                     services.publish_list(list_id=run.rating_list.pk)
                     published += 1
-                period = periods.next_period(period)
+                period = periods.next_period(period, params=calendar)
             self.stdout.write(f"{federation.code}: {published} list(s) rated and published")

@@ -1,0 +1,119 @@
+"""The four systems rated from the database on the demo data, as `make run` does."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+from django.core.management import call_command
+
+from ratings import periods, services
+from ratings.models import EventRating, ListStatus, RatingEntry, RatingList, SolvingNorm
+
+
+@pytest.fixture(scope="module")
+def rated_demo(django_db_setup, django_db_blocker):
+    with django_db_blocker.unblock():
+        from django.db import connection
+
+        from federation.triggers import UNLOCK_TABLE
+
+        call_command("seed_demo", players=400, seed=3)
+        call_command("rate_demo")
+        yield
+        # Module-scoped data is committed: remove it (published lists need the maintenance
+        # switch).
+        with connection.cursor() as cursor:
+            cursor.execute(f"INSERT INTO {UNLOCK_TABLE} (reason) VALUES ('test teardown')")
+        call_command("flush", interactive=False, verbosity=0)
+        with connection.cursor() as cursor:
+            cursor.execute(f"DELETE FROM {UNLOCK_TABLE}")
+
+
+pytestmark = pytest.mark.django_db
+
+
+def _published(code):
+    return RatingList.objects.filter(federation__code=code, status=ListStatus.PUBLISHED)
+
+
+def test_every_federation_has_published_lists_and_history(rated_demo):
+    for code in ("iccf", "egf", "playchess", "wfcc"):
+        assert _published(code).count() >= 2, code
+        assert EventRating.objects.filter(event__federation__code=code).exists(), code
+
+
+def test_ranks_are_one_to_n_on_every_list(rated_demo):
+    for rating_list in RatingList.objects.filter(status=ListStatus.PUBLISHED)[:10]:
+        ranks = list(rating_list.entries.filter(listed=True).order_by("rank")
+                     .values_list("rank", flat=True))
+        assert ranks == list(range(1, len(ranks) + 1))
+        assert rating_list.entry_count == len(ranks)
+
+
+def test_playchess_newcomers_are_provisional_until_ten_games(rated_demo):
+    first, latest = (_published("playchess").order_by("period__valid_from").first(),
+                     _published("playchess").order_by("-period__valid_from").first())
+    provisional = first.entries.filter(provisional=True)
+    assert provisional.exists()
+    for rating_list in (first, latest):
+        assert all(e.total_games < 10 for e in rating_list.entries.filter(provisional=True))
+        assert all(e.total_games >= 10 for e in rating_list.entries.filter(provisional=False))
+
+
+def test_iccf_entries_carry_rd_and_published_integers(rated_demo):
+    latest = _published("iccf").order_by("-period__valid_from").first()
+    for entry in latest.entries.all()[:200]:
+        assert 30 <= entry.rd <= 250
+        assert abs(entry.published_rating - entry.rating) <= 0.5
+        assert abs(entry.published_rd - entry.rd) <= 0.5
+
+
+def test_wfcc_two_half_ratings_make_a_full_rating(rated_demo):
+    from ratings.engines.rounding import half_up_2
+
+    q1 = _published("wfcc").get(period__code="2026Q1")
+    imported = set(_published("wfcc").get(period__code="2025Q4").entries
+                   .values_list("player_id", flat=True))
+    newcomers = 0
+    for entry in q1.entries.exclude(player_id__in=imported):
+        performances = [r.details["performance"] for r in q1.run.event_ratings
+                        .filter(player=entry.player).order_by("event__end")]
+        if len(performances) == 2:  # two tournaments in the quarter: two halves, one rating
+            newcomers += 1
+            assert entry.half_rating is False
+            assert entry.rating == pytest.approx(half_up_2(sum(performances) / 2), abs=0.011)
+        else:
+            assert entry.half_rating is True and entry.state["half_ratings"] == performances
+    assert newcomers > 0
+
+
+def test_wfcc_title_proposals_name_their_norms(rated_demo):
+    proposals = [p for list_ in _published("wfcc") for p in list_.run.report.get(
+        "title_proposals", [])]
+    for proposal in proposals:
+        assert proposal["title"] in {"GM", "IM", "FM"} and "norms" in proposal["reason"]
+        assert SolvingNorm.objects.filter(player_id=proposal["player_id"]).count() >= 2
+
+
+def test_nothing_is_due_after_the_demo_was_rated(rated_demo):
+    assert services.schedule_due_runs(today=date(2026, 11, 21)) == []
+
+
+def test_next_period_becomes_due_on_its_day(rated_demo):
+    from datetime import timedelta
+
+    from federation.models import Federation
+
+    playchess = Federation.objects.get(code="playchess")
+    last = services.last_rated_code(playchess)
+    following = periods.next_period(periods.period_by_code("playchess", last))
+    assert periods.due_periods("playchess", last, following.due_on - timedelta(days=1)) == ()
+    due = periods.due_periods("playchess", last, following.due_on)
+    assert [p.code for p in due] == [following.code]
+
+
+def test_entries_of_published_lists_count_matches_listed(rated_demo):
+    for rating_list in RatingList.objects.filter(status=ListStatus.PUBLISHED)[:5]:
+        assert RatingEntry.objects.filter(rating_list=rating_list, listed=True).count() == \
+            rating_list.entry_count

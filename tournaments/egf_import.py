@@ -1,0 +1,181 @@
+"""Importing an EGF results table: preview (no writes) and confirm (one transaction).
+
+The file is parsed by the pure ``tournaments.formats.egf``; players are matched to the
+federation's players by EGD PIN, else by surname, first name and country; the rest are created.
+A table with any error saves nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+from pathlib import PurePath
+
+from django.db import transaction
+
+from federation import audit
+from federation.models import Federation, Player
+from tournaments.formats import egf as egf_format
+from tournaments.models import Event, EventKind, EventStatus, Game, Result
+
+
+class ImportRefused(Exception):
+    """The table cannot be imported; ``errors`` say what and where."""
+
+    def __init__(self, errors: list[str]) -> None:
+        super().__init__("; ".join(errors))
+        self.errors = errors
+
+
+@dataclass
+class PlayerMatch:
+    ordinal: int
+    surname: str
+    first_name: str
+    grade: str
+    country: str
+    pin: str | None
+    player: Player | None  # None: a new player will be created
+    matched_by: str  # "PIN", "name and country" or "new"
+
+    @property
+    def name(self) -> str:
+        return f"{self.surname} {self.first_name}".strip()
+
+
+@dataclass
+class ImportPreview:
+    federation: Federation
+    filename: str
+    event_name: str
+    event_code: str
+    rating_class: str
+    start: date | None
+    end: date | None
+    location: str
+    rounds: int
+    players: list[PlayerMatch]
+    games: list[egf_format.TableGame]
+    free_rounds: list[egf_format.FreeRound]
+    warnings: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    table: egf_format.ParsedTable | None = None
+
+    @property
+    def new_players(self) -> list[PlayerMatch]:
+        return [p for p in self.players if p.player is None]
+
+    @property
+    def rated_games(self) -> int:
+        return sum(1 for g in self.games if g.rated)
+
+
+def _result_code(game: egf_format.TableGame) -> str:
+    if game.white_score is None or game.black_score is None:
+        return Result.UNKNOWN
+    scores = (game.white_score, game.black_score)
+    if game.by_default:
+        return {(1.0, 0.0): Result.WHITE_WINS_BY_DEFAULT, (0.0, 1.0): Result.BLACK_WINS_BY_DEFAULT,
+                }.get(scores, Result.DOUBLE_FORFEIT)
+    return {(1.0, 0.0): Result.WHITE_WINS, (0.0, 1.0): Result.BLACK_WINS,
+            (0.5, 0.5): Result.DRAW, (1.0, 1.0): Result.BOTH_WIN,
+            (0.0, 0.0): Result.BOTH_LOSE}.get(scores, Result.UNKNOWN)
+
+
+FREE_ROUND_RESULTS = {"+": Result.BYE_WIN, "-": Result.BYE_LOSS, "=": Result.BYE_HALF}
+
+
+def preview_import(*, federation: Federation, data: bytes, filename: str,
+                   default_reduction: int | None = None) -> ImportPreview:
+    table = egf_format.parse_table(data, filename=filename, default_reduction=default_reduction)
+    header = table.header
+    errors = [str(issue) for issue in table.errors]
+    code = header.egd_code or PurePath(filename).stem
+    start = date.fromisoformat(header.start_date) if header.start_date else None
+    end = date.fromisoformat(header.end_date) if header.end_date else start
+    if start is None:
+        errors.append("line 0: the table has no DT[start,end] dates; add them to the file")
+    if not header.tournament_class:
+        errors.append("line 0: the table has no CL[class] tag (A, B, C or D)")
+    if Event.objects.filter(federation=federation, code=code).exists():
+        errors.append(f"an event with code {code!r} already exists in {federation.code}")
+    if federation.system != "egf":
+        errors.append(f"{federation.code} is not an EGF federation")
+    preview = ImportPreview(
+        federation=federation, filename=filename, event_name=header.name or code,
+        event_code=code, rating_class=header.tournament_class or "", start=start, end=end,
+        location=header.city or header.place or "", rounds=table.rounds, players=[],
+        games=list(table.games), free_rounds=list(table.free_rounds),
+        warnings=[str(w) for w in table.warnings], errors=errors, table=table)
+    if not table.players:
+        return preview
+    preview.players = _match_players(federation, table.players)
+    return preview
+
+
+def _match_players(federation: Federation, players) -> list[PlayerMatch]:
+    pins = {p.pin for p in players if p.pin}
+    by_pin = {p.federation_player_id: p for p in
+              Player.objects.filter(federation=federation, federation_player_id__in=pins)}
+    surnames = {p.surname.lower() for p in players}
+    by_name = {}
+    for candidate in Player.objects.filter(federation=federation,
+                                           surname__in={p.surname for p in players}):
+        if candidate.surname.lower() in surnames:
+            key = (candidate.surname.lower(), candidate.given_name.lower(), candidate.country)
+            by_name.setdefault(key, candidate)
+    matches = []
+    for p in players:
+        country = (p.country or "").upper()
+        found, how = None, "new"
+        if p.pin and p.pin in by_pin:
+            found, how = by_pin[p.pin], "PIN"
+        else:
+            found = by_name.get((p.surname.lower(), p.first_name.lower(), country))
+            how = "name and country" if found else "new"
+        matches.append(PlayerMatch(p.ordinal, p.surname, p.first_name, p.grade, country, p.pin,
+                                   found, how))
+    return matches
+
+
+@transaction.atomic
+def confirm_import(*, federation: Federation, data: bytes, filename: str, by=None,
+                   default_reduction: int | None = None) -> Event:
+    """Re-parses the file (never trusts an earlier preview) and saves it all or nothing."""
+    preview = preview_import(federation=federation, data=data, filename=filename,
+                             default_reduction=default_reduction)
+    if preview.errors:
+        raise ImportRefused(preview.errors)
+    header = preview.table.header
+    event = Event.objects.create(
+        federation=federation, name=preview.event_name[:200], code=preview.event_code[:40],
+        kind=EventKind.INDIVIDUAL, status=EventStatus.DRAFT, start=preview.start,
+        end=preview.end, rating_class=preview.rating_class, location=preview.location[:200],
+        handicap_reduction=header.handicap_reduction,
+        komi=Decimal(str(header.komi)) if header.komi is not None else None)
+    audit.record(actor=by, action="import", obj=event,
+                 message=f"imported {preview.filename}: {len(preview.players)} players, "
+                         f"{len(preview.games)} games")
+    players = {}
+    for match in preview.players:
+        player = match.player
+        if player is None:
+            player = Player.objects.create(
+                federation=federation,
+                federation_player_id=match.pin or f"{preview.event_code}-{match.ordinal}",
+                surname=match.surname.replace("_", " ")[:100],
+                given_name=match.first_name.replace("_", " ")[:100],
+                country=match.country if len(match.country) == 2 and match.country != "XX"
+                else "", grade=match.grade)
+            audit.record(actor=by, action="create", obj=player, new=audit.snapshot(player),
+                         message=f"created by the import of {preview.filename}")
+        players[match.ordinal] = player
+    Game.objects.bulk_create(
+        [Game(event=event, round=g.round, white=players[g.white], black=players[g.black],
+              result=_result_code(g), handicap=g.handicap, finished_on=preview.end)
+         for g in preview.games]
+        + [Game(event=event, round=f.round, white=players[f.ordinal], black=None,
+                result=FREE_ROUND_RESULTS[f.symbol], finished_on=preview.end)
+           for f in preview.free_rounds])
+    return event
