@@ -136,23 +136,6 @@ class RatingListTable(tables.Table):
             out.append("<tr>" + "".join(cells) + "</tr>")
         return mark_safe("\n".join(out))
 
-    def render_name(self, record):
-        url = reverse(
-            "ratings:player", kwargs={"federation": self.federation_code, "player": record["fid"]}
-        )
-        return format_html('<a href="{}">{}</a>', url, record["name"])
-
-    def render_rating(self, record):
-        marks = ""
-        if record.get("provisional"):
-            marks = format_html(' <abbr title="{}">P</abbr>', _("provisional"))
-        elif record.get("half_rating"):
-            marks = format_html(' <abbr title="{}">½</abbr>', _("half-rating"))
-        return format_html("{}{}", record["published_rating"], marks)
-
-    def render_change(self, record):
-        return signed(record.get("change"))
-
     def build_header_links(self, path: str, filters: dict[str, str], sort: str) -> None:
         """(column, url, aria-sort) per visible column: clicking sorts, clicking again reverses."""
         links = []

@@ -167,9 +167,12 @@ def test_official_enters_event_runs_publishes_and_public_sees_it(live_server, pa
     page.fill("#id_name", "Browser Cup")
     page.fill("#id_code", "BC1")
     page.select_option("#id_kind", "individual")
-    page.select_option("#id_status", "accepted")
     page.fill("#id_start", "2025-10-01")
     page.fill("#id_end", "2026-06-30")
+    page.locator("summary", has_text="ICCF").click()  # a collapsed fieldset
+    page.select_option("#id_transmission", "electronic")
+    page.fill("#id_reflection_days", "150")
+    page.fill("#id_reflection_moves", "50")
     page.locator("input[name=_continue]").click()
     page.wait_for_url("**/change/**")
     for i, (white, black, result) in enumerate(
@@ -186,11 +189,18 @@ def test_official_enters_event_runs_publishes_and_public_sees_it(live_server, pa
         page.select_option(f"#id_{prefix}-result", result)
         page.fill(f"#id_{prefix}-finished_on", f"2025-10-{10 + i}")
         page.fill(f"#id_{prefix}-reported_on", f"2025-10-{11 + i}")
-    page.locator("input[name=_save]").click()
-    page.wait_for_url("**/admin/tournaments/event/")
-    from tournaments.models import Game
+    page.locator("input[name=_continue]").click()
+    page.wait_for_url("**/change/**")
+    from tournaments.models import Event, Game
 
     assert Game.objects.filter(event__code="BC1").count() == 2
+
+    # through the acceptability workflow: submit, then accept (the rules are checked)
+    for action in ("Submit for acceptance", "Accept"):
+        page.locator("#acceptability-panel a.button", has_text=action).first.click()
+        with page.expect_navigation():
+            page.locator(f"input[type=submit][value='{action}']").click()
+    assert Event.objects.get(code="BC1").status == "accepted", page.locator("main").inner_text()
 
     # request a run (Celery is eager without REDIS_URL) and publish its draft
     page.goto(live_server.url + "/admin/ratings/ratingrun/request/")
