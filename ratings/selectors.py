@@ -151,24 +151,44 @@ def federation_summaries(today: date) -> list[FederationSummary]:
             latest_valid_from=f.latest_valid_from,
             latest_published_at=f.latest_published_at,
             latest_entries=f.latest_entries,
-            next_due=next_list_due(f.system, today, f.latest_valid_from, f.next_due),
+            next_due=next_list_due(
+                f.system, today, f.latest_valid_from, f.next_due, _calendar_of(f)
+            ),
         )
         for f in rows
     ]
 
 
+def _calendar_of(federation: Federation):
+    from ratings import periods
+
+    try:
+        return periods.CalendarParams(**(federation.params or {}).get("calendar", {}))
+    except TypeError:  # settings the calendar does not know: the defaults
+        return periods.DEFAULT_PARAMS
+
+
 def next_list_due(
-    system: str, today: date, latest_valid_from: date | None, stored: date | None
+    system: str,
+    today: date,
+    latest_valid_from: date | None,
+    stored: date | None,
+    calendar=None,
 ) -> date | None:
     """The publication date of the next list not yet published, from the federation's calendar
     (ratings.periods), or a stored period's date when that is earlier."""
     from ratings import periods
 
+    calendar = calendar or periods.DEFAULT_PARAMS
     try:
-        current = periods.period_for(system, today)
+        current = periods.period_for(system, today, params=calendar)
+        candidates = [
+            periods.previous_period(current, params=calendar),
+            current,
+            periods.next_period(current, params=calendar),
+        ]
     except Exception:  # an unknown system: only what is stored
         return stored
-    candidates = [periods.previous_period(current), current, periods.next_period(current)]
     due = [
         p.list_published_on
         for p in candidates
