@@ -13,10 +13,6 @@ import shutil
 
 import pytest
 
-# Playwright's sync API runs an event loop in this thread; Django's ORM calls in the test body
-# are still synchronous and safe here.
-os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-
 CHROMIUM = "/usr/bin/chromium"
 ARGS = [
     "--headless",
@@ -48,10 +44,21 @@ def browser():
         pytest.skip(reason)
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
+    # Playwright's sync API runs an event loop in this thread; Django's ORM calls in the test
+    # body are still synchronous and safe. Set for these tests only: the variable must not leak
+    # into other tests (`check --deploy` rightly refuses it).
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        with sync_playwright() as p:
+            chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            yield chromium
+            chromium.close()
+    finally:
+        if previous is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
 
 
 @pytest.fixture
