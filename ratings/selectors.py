@@ -479,6 +479,7 @@ class HistoryPoint:
     provisional: bool
     half_rating: bool
     listed: bool
+    run_id: int | None = None
 
 
 @dataclass(frozen=True)
@@ -541,6 +542,7 @@ def player_history(player: Player) -> list[HistoryPoint]:
             "provisional",
             "half_rating",
             "listed",
+            "rating_list__run_id",
         )
     )
     return [HistoryPoint(*row) for row in rows]

@@ -471,6 +471,24 @@ def main() -> None:
     report(results)
 
 
+def _reusable(url: str) -> dict | None:
+    """The figures of an earlier load of the same size, or None."""
+    import psycopg
+
+    try:
+        with psycopg.connect(url) as conn:
+            players = conn.execute("SELECT count(*) FROM federation_player").fetchone()[0]
+            rows = conn.execute("SELECT count(*) FROM ratings_ratingentry").fetchone()[0]
+            latest = conn.execute(
+                "SELECT p.code FROM ratings_ratingperiod p ORDER BY p.valid_from DESC LIMIT 1"
+            ).fetchone()[0]
+    except Exception:
+        return None
+    if players != PLAYERS or rows != PLAYERS * LISTS:
+        return None
+    return {"players": players, "history_rows": rows, "latest": latest}
+
+
 def _has_module(name: str) -> bool:
     import importlib.util
 
