@@ -10,7 +10,8 @@ main():
      only) over the pages below, interleaved in one run, and prints median and p95 latency of
      each next to the floor: a minimal Django view measured in the same run.
 
-Skips with the reason when PostgreSQL or gunicorn is not available.
+Skips with the reason when PostgreSQL or gunicorn is not available. BENCH_REUSE=1 keeps a database
+loaded by an earlier run; BENCH_REQUESTS and BENCH_CLIENTS size the load.
 Usage: python -m tests.benchmarks.run site      (or: python -m tests.benchmarks.bench_site)
 """
 
@@ -429,11 +430,6 @@ def main() -> None:
         print("bench_site skipped: gunicorn is not installed")
         return
     url = database_url()
-    try:
-        recreate_database(url)
-    except Exception as exc:  # no server, no rights: say why and go on with other benchmarks
-        print(f"bench_site skipped: cannot create the PostgreSQL database {url}: {exc}")
-        return
     env = {
         **os.environ,
         "DATABASE_URL": url,
@@ -442,22 +438,34 @@ def main() -> None:
         "PYTHONPATH": str(ROOT),
     }
     env.pop("PRODUCTION", None)
-    started = time.perf_counter()
-    out = subprocess.run(
-        [sys.executable, "-m", "tests.benchmarks.bench_site", "--load"],
-        cwd=ROOT,
-        env={**env, "DJANGO_SETTINGS_MODULE": "federation.settings"},
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if out.returncode != 0:
-        raise RuntimeError(f"loading failed: {out.stderr[-2000:]}")
-    loaded = json.loads(out.stdout.strip().splitlines()[-1])
-    print(
-        f"loaded {loaded['players']:,} players and {loaded['history_rows']:,} history rows "
-        f"in {time.perf_counter() - started:.0f} s (PostgreSQL, COPY)"
-    )
+    loaded = _reusable(url) if os.environ.get("BENCH_REUSE") == "1" else None
+    if loaded is not None:
+        print(
+            f"reusing {loaded['players']:,} players and {loaded['history_rows']:,} history "
+            f"rows already in {url} (BENCH_REUSE=1)"
+        )
+    else:
+        try:
+            recreate_database(url)
+        except Exception as exc:  # no server, no rights: say why and go on with the others
+            print(f"bench_site skipped: cannot create the PostgreSQL database {url}: {exc}")
+            return
+        started = time.perf_counter()
+        out = subprocess.run(
+            [sys.executable, "-m", "tests.benchmarks.bench_site", "--load"],
+            cwd=ROOT,
+            env={**env, "DJANGO_SETTINGS_MODULE": "federation.settings"},
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if out.returncode != 0:
+            raise RuntimeError(f"loading failed: {out.stderr[-2000:]}")
+        loaded = json.loads(out.stdout.strip().splitlines()[-1])
+        print(
+            f"loaded {loaded['players']:,} players and {loaded['history_rows']:,} history "
+            f"rows in {time.perf_counter() - started:.0f} s (PostgreSQL, COPY)"
+        )
     port = _free_port()
     workers = max(1, os.cpu_count() or 1)
     server = start_server(
