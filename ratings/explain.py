@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from django.core.cache import cache
 from django.http import Http404
 from django.utils.translation import gettext as _
 
@@ -54,7 +55,22 @@ class ExplainReport:
         return same
 
 
+# Rebuilding a period's input reads the whole period (seconds for a large ICCF period): a
+# player's report is kept for an hour, so reloading the page or following links costs nothing.
+REPORT_SECONDS = 3600
+
+
 def explain_run(player: Player, run_id: int) -> ExplainReport:
+    key = f"ratings:explain:{run_id}:{player.pk}"
+    cached = cache.get(key)
+    if cached is not None:
+        return cached
+    report = _explain_run(player, run_id)
+    cache.set(key, report, timeout=REPORT_SECONDS)
+    return report
+
+
+def _explain_run(player: Player, run_id: int) -> ExplainReport:
     run = (
         RatingRun.objects.filter(
             pk=run_id, federation_id=player.federation_id, rating_list__status__in=PUBLIC
