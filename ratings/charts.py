@@ -68,6 +68,7 @@ def rating_chart(
     *,
     title: str = "Rating history",
     value_name: str = "rating",
+    empty_text: str = "no rated history",
 ) -> str:
     """SVG markup of the history; an empty history gives a short note instead of axes."""
     head = (
@@ -76,7 +77,7 @@ def rating_chart(
         f'<title id="chart-title">{escape(title)}</title>'
     )
     if not points:
-        return head + '<text x="20" y="40">no rated history</text></svg>'
+        return head + f'<text x="20" y="40">{escape(empty_text)}</text></svg>'
     pts = sorted(points, key=lambda p: p.when)
     lows = [p.value - (p.rd or 0) for p in pts]
     highs = [p.value + (p.rd or 0) for p in pts]

@@ -181,7 +181,12 @@ def player(request, federation: str, player: str):
         )
         for h in profile.history
     ]
-    chart = rating_chart(points, title=_("Rating history of %(name)s") % {"name": person.full_name})
+    chart = rating_chart(
+        points,
+        title=_("Rating history of %(name)s") % {"name": person.full_name},
+        value_name=_("rating"),
+        empty_text=_("no rated history"),
+    )
     return render(
         request,
         "ratings/player.html",
@@ -191,6 +196,7 @@ def player(request, federation: str, player: str):
             "profile": profile,
             "chart": chart,
             "system": system,
+            "games_shown": selectors.PLAYER_GAMES_SHOWN,
         },
     )
 
