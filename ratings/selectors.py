@@ -219,10 +219,16 @@ def latest_list(federation: Federation) -> RatingList | None:
 
 def list_or_404(federation_code: str, period_code: str) -> RatingList:
     """The published list of a federation's period, with its federation and period."""
+    newest = (
+        RatingList.objects.filter(federation=OuterRef("federation"), status=ListStatus.PUBLISHED)
+        .order_by("-id")
+        .values("id")[:1]
+    )
     found = (
         public_lists()
         .filter(federation__code=federation_code, period__code=period_code)
         .select_related("federation", "period")
+        .annotate(newest_list_id=Subquery(newest))
         .first()
     )
     if found is None:
@@ -241,13 +247,28 @@ def previous_list(rating_list: RatingList) -> RatingList | None:
     )
 
 
-def period_choices(federation: Federation) -> list[tuple[str, date]]:
-    """The period selector: every published list of the federation, newest first."""
-    return list(
+def period_choices(
+    federation: Federation, newest_list_id: int | None = None
+) -> list[tuple[str, date]]:
+    """The period selector: every published list of the federation, newest first.
+
+    With `newest_list_id` (the highest published list id, read with the list: see list_or_404)
+    the choices are cached under it: publishing any list, a correction too, makes a new id.
+    """
+    key = None
+    if newest_list_id is not None:
+        key = f"ratings:periods:{federation.pk}:{newest_list_id}"
+        found = cache.get(key)
+        if found is not None:
+            return found
+    choices = list(
         public_lists(federation)
         .order_by("-period__valid_from", "-id")
         .values_list("period__code", "period__valid_from")
     )
+    if key is not None:
+        cache.set(key, choices, timeout=None)
+    return choices
 
 
 # ---------------------------------------------------------------------------------------------

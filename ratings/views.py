@@ -59,7 +59,7 @@ def rating_list(request, federation: str, period: str):
         "federation": fed,
         "filterset": filterset,
         "nav": nav,
-        "periods": selectors.period_choices(fed),
+        "periods": selectors.period_choices(fed, rating_list.newest_list_id),
     }
     if not (filterset.is_valid() and nav.is_valid()):
         return render(request, "ratings/list.html", context, status=400)
@@ -162,7 +162,7 @@ def list_diff(request, federation: str, period: str):
             "federation": current.federation,
             "previous": previous,
             "diff": diff,
-            "periods": selectors.period_choices(current.federation),
+            "periods": selectors.period_choices(current.federation, current.newest_list_id),
         },
     )
 

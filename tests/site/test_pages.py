@@ -354,3 +354,11 @@ def test_next_list_due_follows_the_calendar():
     # A stored earlier date wins; an unknown system gives only the stored date.
     assert next_list_due("iccf", date(2026, 11, 21), None, date(2026, 11, 30)) == date(2026, 11, 30)
     assert next_list_due("chess960", date(2026, 11, 21), None, None) is None
+
+
+def test_period_selector_shows_a_list_published_after_it_was_cached(client):
+    world = standard_world()
+    assert "2026Q3" not in client.get(LIST).content.decode()
+    _grow(world, 3)  # publishes 2026Q3
+    html = client.get(LIST).content.decode()
+    assert '<option value="2026Q3">' in html
