@@ -501,6 +501,8 @@ class HistoryPoint:
     half_rating: bool
     listed: bool
     run_id: int | None = None
+    total_games: int = 0
+    rating_list_id: int | None = None
 
 
 @dataclass(frozen=True)
@@ -526,7 +528,7 @@ class EventChange:
 @dataclass(frozen=True)
 class PlayerProfile:
     player: Player
-    current: RatingEntry | None
+    current: HistoryPoint | None  # his point on the newest published list
     current_period: str | None
     country_rank: int | None
     history: list[HistoryPoint]
@@ -564,6 +566,8 @@ def player_history(player: Player) -> list[HistoryPoint]:
             "half_rating",
             "listed",
             "rating_list__run_id",
+            "total_games",
+            "rating_list_id",
         )
     )
     return [HistoryPoint(*row) for row in rows]
@@ -617,7 +621,7 @@ def player_games(player: Player, limit: int = PLAYER_GAMES_SHOWN) -> list[Game]:
     )
 
 
-def country_rank(entry: RatingEntry, country: str) -> int | None:
+def country_rank(entry: RatingEntry | HistoryPoint, country: str) -> int | None:
     """Position among the listed players of the same country in the same list.
 
     A published list never changes, so the sorted ranks of every country of a list are read once
@@ -671,11 +675,11 @@ def search_players(federation: Federation, term: str, limit: int) -> list[Player
 
 def player_profile(player: Player) -> PlayerProfile:
     history = player_history(player)
-    current = current_entry(player)
+    current = history[-1] if history else None  # the newest published list he is on
     return PlayerProfile(
         player=player,
         current=current,
-        current_period=current.rating_list.period.code if current else None,
+        current_period=current.period if current else None,
         country_rank=country_rank(current, player.country) if current else None,
         history=history,
         events=player_events(player),
