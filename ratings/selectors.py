@@ -1,9 +1,13 @@
 """Public read selectors: what the site shows, from published lists and rated events only.
 
 Every function runs a small, fixed number of queries whatever the size of a list or a player's
-history (the view tests pin the counts). A list page is fetched by keyset on the rank stored at
-publication (`rank > after`), so page 2,000 costs what page 1 costs and no COUNT is needed: the
-list's `entry_count` is stored. Sorts by other columns use OFFSET, bounded by MAX_OFFSET_ROWS.
+history (the view tests pin the counts). A list page in rank order is fetched by keyset on the
+rank stored at publication (`rank > after`), so page 2,000 costs what page 1 costs and no COUNT
+is needed: the list's `entry_count` is stored. A filtered or otherwise sorted page reads the
+ordered entry ids once per (list, filters, sort) and keeps them in the cache: a published list
+never changes, so facts computed from it (orders, country ranks, diffs, the period selector under
+the newest list id) are cached without expiry. Without a cache key, other sorts fall back to a
+bounded OFFSET (MAX_OFFSET_ROWS).
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from tournaments.models import Event, Game, Problem, SolverScore
 PUBLIC_LIST_STATUSES = (ListStatus.PUBLISHED, ListStatus.SUPERSEDED)
 PAGE_SIZE = 50
 MAX_PAGE_SIZE = 200
-# Sorting by a column other than the rank pages by OFFSET; deeper than this, narrow the filter.
+# The uncached fallback for other sorts pages by OFFSET; deeper than this, narrow the filter.
 MAX_OFFSET_ROWS = 20_000
 PLAYER_GAMES_SHOWN = 100
 
