@@ -206,7 +206,12 @@ def event(request, federation: str, code: str):
     ev = selectors.event_or_404(federation, code)
     page = selectors.event_page(ev)
     by_id = {p.id: p for p in page.players}
-    context = {"event": ev, "federation": ev.federation, "page": page}
+    context = {
+        "event": ev,
+        "federation": ev.federation,
+        "page": page,
+        "acceptability": _acceptability(ev),
+    }
     if ev.kind == "solving":
         problems, rounds, lines = solving_sheet(page.problems, page.scores, by_id)
         context.update(problems=problems, rounds=rounds, solving=lines)
@@ -218,6 +223,16 @@ def event(request, federation: str, code: str):
     ]
     context["changes"].sort(key=lambda pc: pc[0].full_name)
     return render(request, "ratings/event.html", context)
+
+
+def _acceptability(event):
+    """The rules' verdict on the event, as officials see it in the admin (None if unavailable)."""
+    from tournaments.acceptability_report import evaluate_event
+
+    try:
+        return evaluate_event(event, today=timezone.localdate())
+    except Exception:  # the public page shows the status even if a rule cannot be evaluated
+        return None
 
 
 @require_GET

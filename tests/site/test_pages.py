@@ -162,7 +162,7 @@ def test_explain_page_query_count_is_bounded(client, django_assert_max_num_queri
         (f"{LIST}?sort=-club&page=1", 4),
         (f"{LIST}diff/", 9),
         ("/federations/fed/players/101/", 6),
-        ("/federations/fed/events/OPEN-26/", 4),
+        ("/federations/fed/events/OPEN-26/", 6),  # 2 for the acceptability rules
         (f"{LIST}export.csv", 3),
         ("/api/v1/federations/fed/lists/2026Q2/", 3),
         ("/api/v1/federations/fed/players/101/", 2),
@@ -227,6 +227,7 @@ def test_event_page_crosstable_status_and_changes(client):
     assert "Crosstable" in html
     assert "2+/w" in html and "1-/b" in html
     assert "Rated" in html
+    assert "The acceptability rules, one by one" in html and "ICCF-" in html
     assert "+11" in html and "−10" in html
 
 
