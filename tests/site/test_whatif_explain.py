@@ -8,6 +8,8 @@ import re
 from datetime import date
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from federation.models import Player
 from tests.site.factories import make_federation, make_players, standard_world
@@ -406,3 +408,61 @@ def test_explain_wfcc_tournament(client):
         assert "exactly the run" in html, html
         assert "equal to the published rating" in html, html
         assert "CorrCoeff" in html and "RMAS" in html
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    st.sampled_from(["playchess", "wfcc", "iccf", "egf"]),
+    st.dictionaries(
+        st.sampled_from(
+            [
+                "rating",
+                "rd",
+                "games",
+                "points_so_far",
+                "opponents_so_far",
+                "opponents",
+                "kt",
+                "half_rating",
+                "score",
+                "field",
+                "fide",
+                "inflate",
+                "grade",
+                "tournament_class",
+            ]
+        ),
+        st.one_of(
+            st.text(max_size=30),
+            st.from_regex(
+                r"(\d{3,4}(\.\d+)? [01](\.5)?( [wb])?( \d{1,2})?\n){1,4}", fullmatch=True
+            ),
+        ),
+        max_size=6,
+    ),
+)
+def test_no_calculator_input_gives_a_500(client, system, params):
+    """Random and well-formed-looking inputs: a result or form errors, never a server error."""
+    response = client.get(f"/what-if/{system}/", params)
+    assert response.status_code in (200, 400), (system, params)
+
+
+@pytest.mark.parametrize(
+    ("system", "params"),
+    [
+        ("wfcc", {"kt": "1.0", "rating": "2000", "score": "15", "field": "2000 10\n2000 20"}),
+        ("wfcc", {"kt": "1.0", "rating": "2000", "score": "10", "field": "2100 10\n2200 10"}),
+        ("wfcc", {"kt": "1.0", "rating": "2300", "score": "5", "field": "2100 30\n2200 20"}),
+        ("iccf", {"rating": "4000", "rd": "350", "opponents": "0 350 1\n4000 1 0"}),
+        ("egf", {"rating": "3200", "tournament_class": "D", "opponents": "100 0 b 30"}),
+        ("playchess", {"games": "0", "opponents": "4000 0\n0 1"}),
+    ],
+)
+def test_degenerate_calculator_inputs_are_answered(client, system, params):
+    """Zero variance, negative slopes, extreme ratings: the engine's answer or its error."""
+    response = client.get(f"/what-if/{system}/", params)
+    assert response.status_code in (200, 400)
+    if response.status_code == 400:
+        assert 'class="error"' in response.content.decode()
