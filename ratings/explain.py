@@ -10,6 +10,7 @@ of its players in the run. Missing or unusable inputs never fail the page: it sa
 
 from __future__ import annotations
 
+import logging
 import math
 from dataclasses import dataclass, field
 
@@ -22,6 +23,7 @@ from ratings.engines.errors import EngineInputError
 from ratings.models import EventRating, ListStatus, RatingRun
 
 PUBLIC = (ListStatus.PUBLISHED, ListStatus.SUPERSEDED)
+logger = logging.getLogger(__name__)
 
 
 @dataclass
@@ -99,7 +101,9 @@ def _explain_run(player: Player, run_id: int) -> ExplainReport:
     explainer = EXPLAINERS.get(report.system)
     try:
         explainer(report, player)
-    except (EngineInputError, KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+    except Exception as exc:  # the page still shows the stored change, and says why not more
+        if not isinstance(exc, EngineInputError | KeyError | TypeError | ValueError | IndexError):
+            logger.exception("explain of run %s for player %s failed", run_id, player.pk)
         report.breakdown, report.recomputed, report.sections = None, None, []
         report.note = _("no breakdown stored (%(error)s)") % {
             "error": f"{exc.__class__.__name__}: {exc}"
