@@ -6,6 +6,7 @@ string gives the page back with form errors (400) and an unknown id a 404, never
 
 from __future__ import annotations
 
+import logging
 from urllib.parse import urlencode
 
 from django.http import Http404, HttpResponse, StreamingHttpResponse
@@ -20,6 +21,8 @@ from ratings.charts import ChartPoint, rating_chart
 from ratings.crosstable import crosstable, solving_sheet
 from ratings.filters import ListNavForm, entries_filterset, filter_params, order_key
 from ratings.tables import RatingListTable
+
+logger = logging.getLogger(__name__)
 
 
 @require_GET
@@ -232,6 +235,7 @@ def _acceptability(event):
     try:
         return evaluate_event(event, today=timezone.localdate())
     except Exception:  # the public page shows the status even if a rule cannot be evaluated
+        logger.exception("acceptability of event %s could not be evaluated", event.pk)
         return None
 
 
