@@ -1,8 +1,23 @@
-from django.urls import path
+from django.urls import include, path
 
-from ratings import views
+from ratings import api, views
 
 app_name = "ratings"
+
+federation_patterns = [
+    path("", views.federation, name="federation"),
+    path("lists/<str:period>/", views.rating_list, name="list"),
+    path("lists/<str:period>/export.<str:fmt>", views.list_export, name="list_export"),
+    path("lists/<str:period>/diff/", views.list_diff, name="list_diff"),
+    path("players/<str:player>/", views.player, name="player"),
+    path("players/<str:player>/explain/<int:run>/", views.explain, name="explain"),
+    path("events/<str:code>/", views.event, name="event"),
+]
+
 urlpatterns = [
     path("", views.home, name="home"),
+    path("federations/<slug:federation>/", include(federation_patterns)),
+    path("what-if/", views.whatif_index, name="whatif_index"),
+    path("what-if/<slug:system>/", views.whatif, name="whatif"),
+    path("api/v1/", include(api.urlpatterns)),
 ]

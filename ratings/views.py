@@ -1,5 +1,282 @@
-from django.shortcuts import render
+"""Public pages: no login; everything shown comes from published lists and rated events.
+
+Views are thin: validate the query string (ratings.filters), call a selector, render. A bad query
+string gives the page back with form errors (400) and an unknown id a 404, never a 500.
+"""
+
+from __future__ import annotations
+
+import logging
+from urllib.parse import urlencode
+
+from django.http import Http404, HttpResponse, StreamingHttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods
+
+from ratings import exports, selectors
+from ratings.charts import ChartPoint, rating_chart
+from ratings.crosstable import crosstable, solving_sheet
+from ratings.filters import ListNavForm, entries_filterset, filter_params, order_key
+from ratings.tables import RatingListTable
+
+logger = logging.getLogger(__name__)
 
 
+@require_GET
 def home(request):
-    return render(request, "ratings/home.html", {})
+    summaries = selectors.federation_summaries(timezone.localdate())
+    return render(request, "ratings/home.html", {"summaries": summaries})
+
+
+@require_GET
+def federation(request, federation: str):
+    fed = selectors.federation_or_404(federation)
+    wanted = request.GET.get("period")
+    if wanted:  # the period selector of the list page
+        if len(wanted) > 20 or wanted not in {code for code, _ in selectors.period_choices(fed)}:
+            raise Http404("no published list for this period")
+        return redirect("ratings:list", federation=fed.code, period=wanted)
+    latest = selectors.latest_list(fed)
+    if latest is None:
+        return render(request, "ratings/no_list.html", {"federation": fed}, status=404)
+    return redirect("ratings:list", federation=fed.code, period=latest.period.code)
+
+
+def _list_context(request, federation: str, period: str):
+    """(rating list, filterset, nav form) or raise Http404; forms may be invalid."""
+    rating_list = selectors.list_or_404(federation, period)
+    filterset = entries_filterset(request.GET, rating_list)
+    nav = ListNavForm(request.GET)
+    return rating_list, filterset, nav
+
+
+@require_GET
+def rating_list(request, federation: str, period: str):
+    rating_list, filterset, nav = _list_context(request, federation, period)
+    fed = rating_list.federation
+    context = {
+        "rating_list": rating_list,
+        "federation": fed,
+        "filterset": filterset,
+        "nav": nav,
+        "periods": selectors.period_choices(fed, rating_list.newest_list_id),
+    }
+    if not (filterset.is_valid() and nav.is_valid()):
+        return render(request, "ratings/list.html", context, status=400)
+    sort = nav.cleaned_data["sort"]
+    filters = filter_params(request.GET)
+    page = selectors.list_page(
+        filterset.qs,
+        sort=sort,
+        after=nav.cleaned_data["after"],
+        before=nav.cleaned_data["before"],
+        page=nav.cleaned_data["page"],
+        size=nav.cleaned_data["size"],
+        order_key=order_key(rating_list, filterset, sort),
+    )
+    table = RatingListTable(page.rows, federation_code=fed.code, system=fed.system)
+    table.build_header_links(request.path, filters, sort)
+    base = {**filters, "sort": sort} if sort != "rank" else dict(filters)
+    if nav.cleaned_data["size"] != selectors.PAGE_SIZE:
+        base["size"] = nav.cleaned_data["size"]
+    context.update(
+        table=table,
+        page=page,
+        sort=sort,
+        next_url=_page_url(request.path, base, page, forward=True),
+        previous_url=_page_url(request.path, base, page, forward=False),
+        export_query=urlencode({**filters, "sort": sort}),
+        filtered=bool(filters),
+    )
+    return render(request, "ratings/list.html", context)
+
+
+def _page_url(path: str, base: dict, page: selectors.ListPage, *, forward: bool) -> str | None:
+    if forward and not page.has_next:
+        return None
+    if not forward and not page.has_previous:
+        return None
+    if page.page is None:  # keyset
+        cursor = {"after": page.next_after} if forward else {"before": page.previous_before}
+        return f"{path}?{urlencode({**base, **cursor})}"
+    number = page.page + 1 if forward else page.page - 1
+    query = {**base, "page": number} if number > 1 else base
+    return f"{path}?{urlencode(query)}" if query else path
+
+
+@require_GET
+def list_export(request, federation: str, period: str, fmt: str):
+    if fmt not in exports.FORMATS:
+        raise Http404("unknown export format")
+    rating_list, filterset, nav = _list_context(request, federation, period)
+    if not (filterset.is_valid() and nav.is_valid()):
+        return HttpResponse(
+            _("Invalid filter: %(errors)s") % {"errors": {**filterset.errors, **nav.errors}},
+            status=400,
+            content_type="text/plain; charset=utf-8",
+        )
+    fed = rating_list.federation
+    rows = selectors.export_rows(filterset.qs, nav.cleaned_data["sort"])
+    title = f"{fed.name} {rating_list.period.code}"
+    filename = f"{fed.code}-{rating_list.period.code}.{fmt}"
+    if fmt == "csv":
+        response = StreamingHttpResponse(exports.csv_lines(rows, fed.system))
+    elif fmt == "txt":
+        response = StreamingHttpResponse(exports.txt_lines(rows, fed.system, title))
+    elif fmt == "json":
+        meta = {
+            "federation": fed.code,
+            "period": rating_list.period.code,
+            "valid_from": rating_list.period.valid_from.isoformat(),
+            "published_at": rating_list.published_at.isoformat()
+            if rating_list.published_at
+            else None,
+            "filters": filter_params(request.GET),
+        }
+        response = StreamingHttpResponse(exports.json_chunks(rows, meta))
+    else:
+        response = HttpResponse(
+            exports.xlsx_bytes(rows, fed.system, f"{fed.code} {rating_list.period.code}")
+        )
+    response["Content-Type"] = exports.FORMATS[fmt]
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@require_GET
+def list_diff(request, federation: str, period: str):
+    current = selectors.list_or_404(federation, period)
+    against = request.GET.get("against")
+    if against:
+        if len(against) > 20:
+            raise Http404("no such period")
+        previous = selectors.list_or_404(federation, against)
+    else:
+        previous = selectors.previous_list(current)
+    diff = selectors.list_diff(current, previous) if previous is not None else None
+    return render(
+        request,
+        "ratings/diff.html",
+        {
+            "rating_list": current,
+            "federation": current.federation,
+            "previous": previous,
+            "diff": diff,
+            "periods": selectors.period_choices(current.federation, current.newest_list_id),
+        },
+    )
+
+
+@require_GET
+def player(request, federation: str, player: str):
+    person = selectors.player_or_404(federation, player)
+    profile = selectors.player_profile(person)
+    system = person.federation.system
+    points = [
+        ChartPoint(
+            when=h.valid_from,
+            value=h.rating,
+            rd=h.rd if system == "iccf" else None,
+            label=h.period,
+        )
+        for h in profile.history
+    ]
+    chart = rating_chart(
+        points,
+        title=_("Rating history of %(name)s") % {"name": person.full_name},
+        value_name=_("rating"),
+        empty_text=_("no rated history"),
+    )
+    return render(
+        request,
+        "ratings/player.html",
+        {
+            "player": person,
+            "federation": person.federation,
+            "profile": profile,
+            "chart": chart,
+            "system": system,
+            "games_shown": selectors.PLAYER_GAMES_SHOWN,
+        },
+    )
+
+
+@require_GET
+def event(request, federation: str, code: str):
+    ev = selectors.event_or_404(federation, code)
+    page = selectors.event_page(ev)
+    by_id = {p.id: p for p in page.players}
+    context = {
+        "event": ev,
+        "federation": ev.federation,
+        "page": page,
+        "acceptability": _acceptability(ev),
+    }
+    if ev.kind == "solving":
+        problems, rounds, lines = solving_sheet(page.problems, page.scores, by_id)
+        context.update(problems=problems, rounds=rounds, solving=lines)
+    else:
+        rounds, lines = crosstable(page.games, by_id)
+        context.update(rounds=rounds, cross=lines)
+    context["changes"] = [
+        (by_id[pid], change) for pid, change in page.changes.items() if pid in by_id
+    ]
+    context["changes"].sort(key=lambda pc: pc[0].full_name)
+    return render(request, "ratings/event.html", context)
+
+
+def _acceptability(event):
+    """The rules' verdict on the event, as officials see it in the admin (None if unavailable)."""
+    from tournaments.acceptability_report import evaluate_event
+
+    try:
+        return evaluate_event(event, today=timezone.localdate())
+    except Exception:  # the public page shows the status even if a rule cannot be evaluated
+        logger.exception("acceptability of event %s could not be evaluated", event.pk)
+        return None
+
+
+@require_GET
+def explain(request, federation: str, player: str, run: int):
+    from ratings.explain import explain_run
+
+    person = selectors.player_or_404(federation, player)
+    report = explain_run(person, run)
+    return render(
+        request,
+        "ratings/explain.html",
+        {"player": person, "federation": person.federation, "report": report},
+    )
+
+
+@require_http_methods(["GET"])
+def whatif_index(request):
+    from ratings.whatif import CALCULATORS
+
+    return render(request, "ratings/whatif_index.html", {"calculators": CALCULATORS})
+
+
+@require_http_methods(["GET"])
+def whatif(request, system: str):
+    from ratings.whatif import CALCULATORS, calculate
+
+    calculator = CALCULATORS.get(system)
+    if calculator is None:
+        raise Http404("no calculator for this rating system")
+    form = calculator.form_class(request.GET or None)
+    outcome = calculate(calculator, form) if request.GET else None
+    status = 400 if request.GET and not form.is_valid() else 200
+    return render(
+        request,
+        calculator.template,
+        {
+            "calculator": calculator,
+            "form": form,
+            "outcome": outcome,
+            "whatif_url": reverse("ratings:whatif", args=[system]),
+        },
+        status=status,
+    )

@@ -1,0 +1,115 @@
+"""Query-string handling of the list page: the filters (django-filter) and the page navigation.
+
+Bad input never reaches the database: each value is validated by a form field, and an invalid
+query string is shown back to the reader as form errors (status 400), never a 500.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+import django_filters
+from django import forms
+from django.core.validators import RegexValidator
+from django.db.models import Q, QuerySet
+from django.utils.translation import gettext_lazy as _
+
+from ratings.models import RatingEntry
+from ratings.selectors import KEYSET_SORTS, PAGE_SIZE, SORTS
+
+_PRINTABLE = RegexValidator(r"^[^\x00-\x1f\x7f]*$", _("Control characters are not allowed."))
+
+
+class ListFilterSet(django_filters.FilterSet):
+    """Filters of a rating list; `.qs` is the filtered entries of one list (no order yet)."""
+
+    q = django_filters.CharFilter(
+        label=_("Name or id"),
+        method="search",
+        max_length=100,
+        validators=[_PRINTABLE],
+    )
+    country = django_filters.CharFilter(
+        label=_("Country"),
+        method="by_country",
+        max_length=2,
+        validators=[RegexValidator(r"^[A-Za-z]{2}$", _("A two-letter country code, e.g. DE."))],
+        widget=forms.TextInput(attrs={"size": 3, "autocapitalize": "characters"}),
+    )
+    club = django_filters.CharFilter(
+        label=_("Club"), field_name="player__club", max_length=100, validators=[_PRINTABLE]
+    )
+    grade = django_filters.CharFilter(
+        label=_("Title or grade"),
+        field_name="player__grade",
+        max_length=3,
+        validators=[RegexValidator(r"^[0-9A-Za-z]*$", _("Letters and digits only."))],
+    )
+    active = django_filters.BooleanFilter(
+        label=_("Active"),
+        field_name="player__active",
+        widget=forms.Select(
+            choices=[("", _("all")), ("true", _("active")), ("false", _("inactive"))]
+        ),
+    )
+
+    class Meta:
+        model = RatingEntry
+        fields: list[str] = []
+
+    def by_country(self, queryset: QuerySet, name: str, value: str) -> QuerySet:
+        return queryset.filter(player__country=value.upper())
+
+    def search(self, queryset: QuerySet, name: str, value: str) -> QuerySet:
+        term = value.strip()
+        if not term:
+            return queryset
+        return queryset.filter(
+            Q(player__federation_player_id=term)
+            | Q(player__surname__istartswith=term)
+            | Q(player__given_name__istartswith=term)
+        )
+
+
+def entries_filterset(data, rating_list) -> ListFilterSet:
+    base = RatingEntry.objects.filter(rating_list=rating_list, listed=True)
+    return ListFilterSet(data=data, queryset=base)
+
+
+class ListNavForm(forms.Form):
+    """Sorting and paging: keyset cursors (after/before, a rank) or a page number."""
+
+    sort = forms.ChoiceField(choices=[(k, k) for k in SORTS], required=False)
+    after = forms.IntegerField(min_value=0, max_value=10**9, required=False)
+    before = forms.IntegerField(min_value=0, max_value=10**9, required=False)
+    page = forms.IntegerField(min_value=1, max_value=10**6, required=False)
+    size = forms.IntegerField(min_value=1, max_value=200, required=False)
+
+    def clean(self):
+        data = super().clean()
+        if data.get("after") is not None and data.get("before") is not None:
+            raise forms.ValidationError(_("Give either 'after' or 'before', not both."))
+        data["sort"] = data.get("sort") or "rank"
+        data["page"] = data.get("page") or 1
+        data["size"] = data.get("size") or PAGE_SIZE
+        return data
+
+
+def filter_params(data) -> dict[str, str]:
+    """The filter part of a query string, to carry into sort links, pages and exports."""
+    keep = ("q", "country", "club", "grade", "active")
+    return {k: data[k] for k in keep if data.get(k)}
+
+
+def order_key(rating_list, filterset, sort: str) -> str | None:
+    """Cache key of a filtered or non-rank order of a published list (None: keyset on rank)."""
+    data = {k: v for k, v in filterset.form.cleaned_data.items() if v not in (None, "")}
+    if not data and sort in KEYSET_SORTS:
+        return None
+    canonical = urlencode(
+        sorted(
+            (k, str(v).strip().upper() if k == "country" else str(v).strip())
+            for k, v in data.items()
+        )
+    )
+    return f"{rating_list.pk}:{canonical}"

@@ -1,0 +1,782 @@
+"""Public read selectors: what the site shows, from published lists and rated events only.
+
+Every function runs a small, fixed number of queries whatever the size of a list or a player's
+history (the view tests pin the counts). A list page in rank order is fetched by keyset on the
+rank stored at publication (`rank > after`), so page 2,000 costs what page 1 costs and no COUNT
+is needed: the list's `entry_count` is stored. A filtered or otherwise sorted page reads the
+ordered entry ids once per (list, filters, sort) and keeps them in the cache: a published list
+never changes, so facts computed from it (orders, country ranks, diffs, the period selector under
+the newest list id) are cached without expiry. Without a cache key, other sorts fall back to a
+bounded OFFSET (MAX_OFFSET_ROWS).
+"""
+
+from __future__ import annotations
+
+from array import array
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date
+
+from django.core.cache import cache
+from django.db.models import Exists, F, OuterRef, Q, QuerySet, Subquery
+from django.http import Http404
+
+from federation.models import Federation, Player
+from ratings.models import EventRating, ListStatus, RatingEntry, RatingList, RatingPeriod
+from tournaments.models import Event, Game, Problem, SolverScore
+
+PUBLIC_LIST_STATUSES = (ListStatus.PUBLISHED, ListStatus.SUPERSEDED)
+PAGE_SIZE = 50
+MAX_PAGE_SIZE = 200
+# The uncached fallback for other sorts pages by OFFSET; deeper than this, narrow the filter.
+MAX_OFFSET_ROWS = 20_000
+PLAYER_GAMES_SHOWN = 100
+
+# Sort keys of the list page -> ORDER BY; rating order is rank order (ranks were assigned by
+# rating when the list was made), so both are served by the (rating_list, rank) index.
+SORTS: dict[str, tuple[str, ...]] = {
+    "rank": ("rank",),
+    "-rank": ("-rank",),
+    "rating": ("-rank",),
+    "-rating": ("rank",),
+    "fid": ("player__federation_player_id", "rank"),
+    "-fid": ("-player__federation_player_id", "rank"),
+    "name": ("player__surname", "player__given_name", "rank"),
+    "-name": ("-player__surname", "-player__given_name", "rank"),
+    "country": ("player__country", "rank"),
+    "-country": ("-player__country", "rank"),
+    "club": ("player__club", "rank"),
+    "-club": ("-player__club", "rank"),
+    "grade": ("player__grade", "rank"),
+    "-grade": ("-player__grade", "rank"),
+    "rd": ("published_rd", "rank"),
+    "-rd": ("-published_rd", "rank"),
+    "games": ("games", "rank"),
+    "-games": ("-games", "rank"),
+    "change": (F("change").asc(nulls_first=True), "rank"),
+    "-change": (F("change").desc(nulls_last=True), "rank"),
+}
+KEYSET_SORTS = {"rank", "-rank", "rating", "-rating"}
+
+ENTRY_FIELDS = (
+    "id",
+    "rank",
+    "rating",
+    "rd",
+    "published_rating",
+    "published_rd",
+    "games",
+    "total_games",
+    "change",
+    "provisional",
+    "half_rating",
+    "player__id",
+    "player__federation_player_id",
+    "player__surname",
+    "player__given_name",
+    "player__country",
+    "player__club",
+    "player__grade",
+    "player__active",
+)
+
+
+def flat_row(values: dict) -> dict:
+    """An entry as the tables, exports and API show it (flat keys, the name joined)."""
+    surname, given = values["player__surname"], values["player__given_name"]
+    row = {
+        "rank": values["rank"],
+        "fid": values["player__federation_player_id"],
+        "name": f"{surname}, {given}" if given else surname,
+        "surname": surname,
+        "given_name": given,
+        "country": values["player__country"],
+        "club": values["player__club"],
+        "grade": values["player__grade"],
+        "active": values["player__active"],
+        "rating": values["rating"],
+        "published_rating": values["published_rating"],
+        "rd": values["rd"],
+        "published_rd": values["published_rd"],
+        "games": values["games"],
+        "total_games": values["total_games"],
+        "change": values["change"],
+        "provisional": values["provisional"],
+        "half_rating": values["half_rating"],
+        "player_id": values["player__id"],
+    }
+    for extra in ("before", "delta"):
+        if extra in values:
+            row[extra] = values[extra]
+    return row
+
+
+# ---------------------------------------------------------------------------------------------
+# Federations and lists
+
+
+@dataclass(frozen=True)
+class FederationSummary:
+    federation: Federation
+    latest_period: str | None
+    latest_valid_from: date | None
+    latest_published_at: object | None
+    latest_entries: int | None
+    next_due: date | None
+
+
+def public_lists(federation: Federation | None = None) -> QuerySet[RatingList]:
+    qs = RatingList.objects.filter(status=ListStatus.PUBLISHED)
+    if federation is not None:
+        qs = qs.filter(federation=federation)
+    return qs
+
+
+def federation_summaries(today: date) -> list[FederationSummary]:
+    """Home page: one query (the latest list and the next due period are subqueries)."""
+    latest = public_lists().filter(federation=OuterRef("pk")).order_by("-period__valid_from", "-id")
+    next_period = (
+        RatingPeriod.objects.filter(federation=OuterRef("pk"), list_published_on__gte=today)
+        .exclude(lists__status=ListStatus.PUBLISHED)
+        .order_by("list_published_on")
+    )
+    rows = Federation.objects.annotate(
+        latest_period=Subquery(latest.values("period__code")[:1]),
+        latest_valid_from=Subquery(latest.values("period__valid_from")[:1]),
+        latest_published_at=Subquery(latest.values("published_at")[:1]),
+        latest_entries=Subquery(latest.values("entry_count")[:1]),
+        next_due=Subquery(next_period.values("list_published_on")[:1]),
+    ).order_by("code")
+    return [
+        FederationSummary(
+            federation=f,
+            latest_period=f.latest_period,
+            latest_valid_from=f.latest_valid_from,
+            latest_published_at=f.latest_published_at,
+            latest_entries=f.latest_entries,
+            next_due=next_list_due(
+                f.system, today, f.latest_valid_from, f.next_due, _calendar_of(f)
+            ),
+        )
+        for f in rows
+    ]
+
+
+def _calendar_of(federation: Federation):
+    from ratings import periods
+
+    try:
+        return periods.CalendarParams(**(federation.params or {}).get("calendar", {}))
+    except TypeError:  # settings the calendar does not know: the defaults
+        return periods.DEFAULT_PARAMS
+
+
+def next_list_due(
+    system: str,
+    today: date,
+    latest_valid_from: date | None,
+    stored: date | None,
+    calendar=None,
+) -> date | None:
+    """The publication date of the next list not yet published, from the federation's calendar
+    (ratings.periods), or a stored period's date when that is earlier."""
+    from ratings import periods
+
+    calendar = calendar or periods.DEFAULT_PARAMS
+    try:
+        current = periods.period_for(system, today, params=calendar)
+        candidates = [
+            periods.previous_period(current, params=calendar),
+            current,
+            periods.next_period(current, params=calendar),
+        ]
+    except Exception:  # an unknown system: only what is stored
+        return stored
+    due = [
+        p.list_published_on
+        for p in candidates
+        if p.list_published_on >= today
+        and (latest_valid_from is None or p.valid_from > latest_valid_from)
+    ]
+    found = min(due) if due else None
+    if stored is not None and (found is None or stored < found):
+        return stored
+    return found
+
+
+def federation_or_404(code: str) -> Federation:
+    federation = Federation.objects.filter(code=code).first()
+    if federation is None:
+        raise Http404("no such federation")
+    return federation
+
+
+def latest_list(federation: Federation) -> RatingList | None:
+    return (
+        public_lists(federation)
+        .select_related("period")
+        .order_by("-period__valid_from", "-id")
+        .first()
+    )
+
+
+def list_or_404(federation_code: str, period_code: str) -> RatingList:
+    """The published list of a federation's period, with its federation and period."""
+    newest = (
+        RatingList.objects.filter(federation=OuterRef("federation"), status=ListStatus.PUBLISHED)
+        .order_by("-id")
+        .values("id")[:1]
+    )
+    found = (
+        public_lists()
+        .filter(federation__code=federation_code, period__code=period_code)
+        .select_related("federation", "period")
+        .annotate(newest_list_id=Subquery(newest))
+        .first()
+    )
+    if found is None:
+        raise Http404("no published list for this period")
+    return found
+
+
+def previous_list(rating_list: RatingList) -> RatingList | None:
+    """The published (or since superseded) list this one was compared with, with its period."""
+    if rating_list.previous_id is None:
+        return None
+    return (
+        RatingList.objects.filter(pk=rating_list.previous_id, status__in=PUBLIC_LIST_STATUSES)
+        .select_related("period")
+        .first()
+    )
+
+
+def period_choices(
+    federation: Federation, newest_list_id: int | None = None
+) -> list[tuple[str, date]]:
+    """The period selector: every published list of the federation, newest first.
+
+    With `newest_list_id` (the highest published list id, read with the list: see list_or_404)
+    the choices are cached under it: publishing any list, a correction too, makes a new id.
+    """
+    key = None
+    if newest_list_id is not None:
+        key = f"ratings:periods:{federation.pk}:{newest_list_id}"
+        found = cache.get(key)
+        if found is not None:
+            return found
+    choices = list(
+        public_lists(federation)
+        .order_by("-period__valid_from", "-id")
+        .values_list("period__code", "period__valid_from")
+    )
+    if key is not None:
+        cache.set(key, choices, timeout=None)
+    return choices
+
+
+# ---------------------------------------------------------------------------------------------
+# List pages
+
+
+@dataclass(frozen=True)
+class ListPage:
+    rows: list[dict]
+    sort: str
+    has_next: bool
+    has_previous: bool
+    next_after: int | None  # keyset cursors (rank sorts)
+    previous_before: int | None
+    page: int | None  # OFFSET sorts
+    first_index: int  # 1-based position of the first row in the filtered, sorted list
+    total: int | None = None  # rows matching the filters, when known without a COUNT
+
+
+def ordered_rows(qs: QuerySet[RatingEntry], sort: str) -> QuerySet:
+    return qs.order_by(*SORTS[sort]).values(*ENTRY_FIELDS)
+
+
+def list_page(
+    base: QuerySet[RatingEntry],
+    *,
+    sort: str = "rank",
+    after: int | None = None,
+    before: int | None = None,
+    page: int = 1,
+    size: int = PAGE_SIZE,
+    order_key: str | None = None,
+) -> ListPage:
+    """One page of the filtered entries `base` (ratings.filters).
+
+    Unfiltered rank (= rating) order: keyset on the (rating_list, rank) index, one query. With
+    `order_key` (a cache key naming the published list and the filters), the filtered, sorted
+    order of entry ids is computed once and cached (a published list never changes), and every
+    page, however deep and however sorted, is one primary-key query.
+    """
+    if order_key is not None:
+        return _cached_page(base, sort, order_key, after=after, before=before, page=page, size=size)
+    if sort in KEYSET_SORTS:
+        return _keyset_page(base, sort, after=after, before=before, size=size)
+    offset = (page - 1) * size
+    if offset > MAX_OFFSET_ROWS:
+        raise Http404("page too deep for this sort: sort by rank or narrow the filter")
+    rows = [flat_row(r) for r in ordered_rows(base, sort)[offset : offset + size + 1]]
+    has_next = len(rows) > size
+    return ListPage(
+        rows=rows[:size],
+        sort=sort,
+        has_next=has_next,
+        has_previous=page > 1,
+        next_after=None,
+        previous_before=None,
+        page=page,
+        first_index=offset + 1,
+    )
+
+
+def _order_of(base, sort: str, order_key: str) -> tuple[array, array]:
+    """(entry ids, ranks), both in display order, cached without expiry.
+
+    Stored as packed 32-bit arrays (64-bit once ids outgrow them): 800 kB for a whole
+    100,000-player list in a new order, a few kB for a typical filter.
+    """
+    key = f"ratings:order:{order_key}:{sort}"
+    cached = cache.get(key)
+    if cached is None:
+        rows = list(base.order_by(*SORTS[sort]).values_list("id", "rank"))
+        code = "I" if not rows or max(r[0] for r in rows) < 2**32 else "Q"
+        ids = array(code, (r[0] for r in rows))
+        ranks = array("I", (r[1] or 0 for r in rows))
+        cached = (code, ids.tobytes(), ranks.tobytes())
+        cache.set(key, cached, timeout=None)
+    code, id_bytes, rank_bytes = cached
+    ids, ranks = array(code), array("I")
+    ids.frombytes(id_bytes)
+    ranks.frombytes(rank_bytes)
+    return ids, ranks
+
+
+def _cached_page(base, sort, order_key, *, after, before, page, size) -> ListPage:
+    ids, ranks = _order_of(base, sort, order_key)
+    n = len(ids)
+    keyset = sort in KEYSET_SORTS
+    if keyset:
+        ascending = SORTS[sort] == ("rank",)
+        by_rank = ranks if ascending else array("I", reversed(ranks))
+        if after is not None:
+            start = bisect_right(by_rank, after) if ascending else n - bisect_left(by_rank, after)
+        elif before is not None:
+            end = bisect_left(by_rank, before) if ascending else n - bisect_right(by_rank, before)
+            start = max(0, end - size)
+        else:
+            start = 0
+    else:
+        start = (page - 1) * size
+        if start and start >= n:
+            raise Http404("no such page")
+    window = ids[start : start + size].tolist()
+    found = {r["id"]: r for r in RatingEntry.objects.filter(pk__in=window).values(*ENTRY_FIELDS)}
+    rows = [flat_row(found[i]) for i in window if i in found]
+    return ListPage(
+        rows=rows,
+        sort=sort,
+        has_next=start + size < n,
+        has_previous=start > 0 and n > 0,
+        next_after=rows[-1]["rank"] if keyset and rows else None,
+        previous_before=rows[0]["rank"] if keyset and rows else None,
+        page=None if keyset else page,
+        first_index=start + 1,
+        total=n,
+    )
+
+
+def _keyset_page(base, sort, *, after, before, size) -> ListPage:
+    ascending = SORTS[sort] == ("rank",)
+    # "after"/"before" are ranks in display order: after = the last row shown, before = the first.
+    if before is not None:
+        # Walk backwards from the first row shown, then restore display order.
+        if ascending:
+            chunk = base.filter(rank__lt=before).order_by("-rank")
+        else:
+            chunk = base.filter(rank__gt=before).order_by("rank")
+        rows = [flat_row(r) for r in chunk.values(*ENTRY_FIELDS)[: size + 1]]
+        has_previous = len(rows) > size
+        rows = rows[:size][::-1]
+        has_next = True
+    else:
+        qs = base
+        if after is not None:
+            qs = qs.filter(rank__gt=after) if ascending else qs.filter(rank__lt=after)
+        rows = [flat_row(r) for r in ordered_rows(qs, sort)[: size + 1]]
+        has_next = len(rows) > size
+        rows = rows[:size]
+        has_previous = after is not None
+    return ListPage(
+        rows=rows,
+        sort=sort,
+        has_next=has_next and bool(rows),
+        has_previous=has_previous and bool(rows),
+        next_after=rows[-1]["rank"] if rows else None,
+        previous_before=rows[0]["rank"] if rows else None,
+        page=None,
+        first_index=0,
+    )
+
+
+def export_rows(base: QuerySet[RatingEntry], sort: str) -> Iterable[dict]:
+    """Every row of the filtered list in display order, streamed in chunks (exports)."""
+    return (flat_row(r) for r in ordered_rows(base, sort).iterator(chunk_size=2000))
+
+
+# ---------------------------------------------------------------------------------------------
+# List diff
+
+
+@dataclass(frozen=True)
+class ListDiff:
+    new: list[dict]
+    dropped: list[dict]
+    gains: list[dict]
+    losses: list[dict]
+    new_count: int
+    dropped_count: int
+
+
+DIFF_SHOWN = 25
+
+
+def list_diff(current: RatingList, previous: RatingList, limit: int = DIFF_SHOWN) -> ListDiff:
+    """New and dropped players and the largest moves between two published lists.
+
+    Six queries the first time; both lists are immutable, so the result is cached for good.
+    """
+    key = f"ratings:diff:{current.pk}:{previous.pk}:{limit}"
+    found = cache.get(key)
+    if found is None:
+        found = _list_diff(current, previous, limit)
+        cache.set(key, found, timeout=None)
+    return found
+
+
+def _list_diff(current: RatingList, previous: RatingList, limit: int) -> ListDiff:
+    in_previous = RatingEntry.objects.filter(
+        rating_list=previous, listed=True, player_id=OuterRef("player_id")
+    )
+    in_current = RatingEntry.objects.filter(
+        rating_list=current, listed=True, player_id=OuterRef("player_id")
+    )
+    current_rows = RatingEntry.objects.filter(rating_list=current, listed=True)
+    previous_rows = RatingEntry.objects.filter(rating_list=previous, listed=True)
+    new_q = current_rows.exclude(Exists(in_previous))
+    dropped_q = previous_rows.exclude(Exists(in_current))
+    moved = (
+        current_rows.annotate(before=Subquery(in_previous.values("published_rating")[:1]))
+        .filter(before__isnull=False)
+        .annotate(delta=F("published_rating") - F("before"))
+    )
+    fields = (*ENTRY_FIELDS, "before", "delta")
+    return ListDiff(
+        new=[flat_row(r) for r in new_q.order_by("rank").values(*ENTRY_FIELDS)[:limit]],
+        dropped=[flat_row(r) for r in dropped_q.order_by("rank").values(*ENTRY_FIELDS)[:limit]],
+        gains=[
+            flat_row(r)
+            for r in moved.filter(delta__gt=0).order_by("-delta", "rank").values(*fields)[:limit]
+        ],
+        losses=[
+            flat_row(r)
+            for r in moved.filter(delta__lt=0).order_by("delta", "rank").values(*fields)[:limit]
+        ],
+        new_count=new_q.count(),
+        dropped_count=dropped_q.count(),
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Players
+
+
+@dataclass(frozen=True)
+class HistoryPoint:
+    period: str
+    valid_from: date
+    rating: float
+    published_rating: int
+    rd: float | None
+    published_rd: int | None
+    rank: int | None
+    games: int
+    change: float | None
+    provisional: bool
+    half_rating: bool
+    listed: bool
+    run_id: int | None = None
+    total_games: int = 0
+    rating_list_id: int | None = None
+
+
+@dataclass(frozen=True)
+class EventChange:
+    id: int
+    run_id: int
+    event_code: str
+    event_name: str
+    event_end: date
+    before: float | None
+    after: float
+    before_rd: float | None
+    after_rd: float | None
+    games: int
+    score: float | None
+    period: str
+
+    @property
+    def change(self) -> float | None:
+        return None if self.before is None else self.after - self.before
+
+
+@dataclass(frozen=True)
+class PlayerProfile:
+    player: Player
+    current: HistoryPoint | None  # his point on the newest published list
+    current_period: str | None
+    country_rank: int | None
+    history: list[HistoryPoint]
+    events: list[EventChange]
+    games: list[Game]
+
+
+def player_or_404(federation_code: str, player_id: str) -> Player:
+    player = (
+        Player.objects.filter(federation__code=federation_code, federation_player_id=player_id)
+        .select_related("federation")
+        .first()
+    )
+    if player is None:
+        raise Http404("no such player")
+    return player
+
+
+def player_history(player: Player) -> list[HistoryPoint]:
+    """One point per published list the player is on, oldest first: one query."""
+    rows = (
+        RatingEntry.objects.filter(player=player, rating_list__status=ListStatus.PUBLISHED)
+        .order_by("rating_list__period__valid_from", "rating_list_id")
+        .values_list(
+            "rating_list__period__code",
+            "rating_list__period__valid_from",
+            "rating",
+            "published_rating",
+            "rd",
+            "published_rd",
+            "rank",
+            "games",
+            "change",
+            "provisional",
+            "half_rating",
+            "listed",
+            "rating_list__run_id",
+            "total_games",
+            "rating_list_id",
+        )
+    )
+    return [HistoryPoint(*row) for row in rows]
+
+
+def player_events(player: Player) -> list[EventChange]:
+    """Rating changes per event, from the runs whose lists are published: one query."""
+    rows = (
+        EventRating.objects.filter(player=player, run__rating_list__status=ListStatus.PUBLISHED)
+        .order_by("-event__end", "-event_id")
+        .values_list(
+            "id",
+            "run_id",
+            "event__code",
+            "event__name",
+            "event__end",
+            "before",
+            "after",
+            "before_rd",
+            "after_rd",
+            "games",
+            "score",
+            "run__period__code",
+        )
+    )
+    return [EventChange(*row) for row in rows]
+
+
+def player_games(player: Player, limit: int = PLAYER_GAMES_SHOWN) -> list[Game]:
+    return list(
+        Game.objects.filter(Q(white=player) | Q(black=player))
+        .exclude(event__status="draft")
+        .select_related("event", "white", "black")
+        .only(
+            "round",
+            "result",
+            "handicap",
+            "finished_on",
+            "event__code",
+            "event__name",
+            "event__end",
+            "event__federation_id",
+            "white__federation_player_id",
+            "white__surname",
+            "white__given_name",
+            "black__federation_player_id",
+            "black__surname",
+            "black__given_name",
+        )
+        .order_by("-event__end", "-event_id", "-round", "-id")[:limit]
+    )
+
+
+def country_rank(entry: RatingEntry | HistoryPoint, country: str) -> int | None:
+    """Position among the listed players of the same country in the same list.
+
+    A published list never changes, so the sorted ranks of every country of a list are read once
+    (one query over the list) and kept in the cache without expiry; a position is then a
+    bisection, with no query.
+    """
+    if not country or entry.rank is None or not entry.listed:
+        return None
+    key = f"ratings:country-ranks:{entry.rating_list_id}"
+    by_country = cache.get(key)
+    if by_country is None:
+        arrays: dict[str, array] = {}
+        rows = (
+            RatingEntry.objects.filter(
+                rating_list_id=entry.rating_list_id, listed=True, rank__isnull=False
+            )
+            .order_by("rank")
+            .values_list("player__country", "rank")
+        )
+        for code, rank in rows.iterator(chunk_size=10_000):
+            arrays.setdefault(code, array("I")).append(rank)
+        by_country = {code: ranks.tobytes() for code, ranks in arrays.items()}
+        cache.set(key, by_country, timeout=None)
+    ranks = array("I")
+    ranks.frombytes(by_country.get(country, b""))
+    return bisect_right(ranks, entry.rank)
+
+
+def current_entry(player: Player) -> RatingEntry | None:
+    """The player's entry on the newest published list he is on."""
+    return (
+        RatingEntry.objects.filter(player=player, rating_list__status=ListStatus.PUBLISHED)
+        .select_related("rating_list__period")
+        .order_by("-rating_list__period__valid_from", "-rating_list_id")
+        .first()
+    )
+
+
+def search_players(federation: Federation, term: str, limit: int) -> list[Player]:
+    return list(
+        Player.objects.filter(federation=federation)
+        .filter(
+            Q(federation_player_id=term)
+            | Q(surname__istartswith=term)
+            | Q(given_name__istartswith=term)
+        )
+        .select_related("federation")
+        .order_by("surname", "given_name", "id")[:limit]
+    )
+
+
+def player_profile(player: Player) -> PlayerProfile:
+    history = player_history(player)
+    current = history[-1] if history else None  # the newest published list he is on
+    return PlayerProfile(
+        player=player,
+        current=current,
+        current_period=current.period if current else None,
+        country_rank=country_rank(current, player.country) if current else None,
+        history=history,
+        events=player_events(player),
+        games=player_games(player),
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Events
+
+
+@dataclass(frozen=True)
+class EventPage:
+    event: Event
+    games: list[Game]
+    changes: dict[int, EventChange]  # player id -> his change at this event
+    problems: list[Problem]
+    scores: list[SolverScore]
+    players: list[Player]
+
+
+def event_or_404(federation_code: str, code: str) -> Event:
+    event = (
+        Event.objects.filter(federation__code=federation_code, code=code)
+        .exclude(status="draft")
+        .select_related("federation")
+        .first()
+    )
+    if event is None:
+        raise Http404("no such event")
+    return event
+
+
+def event_changes(event: Event) -> dict[int, EventChange]:
+    """(player id, change) per player of the event, from published runs: one query."""
+    rows = (
+        EventRating.objects.filter(event=event, run__rating_list__status=ListStatus.PUBLISHED)
+        .order_by("player_id", "-run_id")
+        .values_list(
+            "player_id",
+            "id",
+            "run_id",
+            "event__code",
+            "event__name",
+            "event__end",
+            "before",
+            "after",
+            "before_rd",
+            "after_rd",
+            "games",
+            "score",
+            "run__period__code",
+        )
+    )
+    seen: dict[int, EventChange] = {}
+    for row in rows:
+        seen.setdefault(row[0], EventChange(*row[1:]))  # the newest published run wins
+    return seen
+
+
+def event_page(event: Event) -> EventPage:
+    games = list(
+        Game.objects.filter(event=event).select_related("white", "black").order_by("round", "id")
+    )
+    problems: list[Problem] = []
+    scores: list[SolverScore] = []
+    if event.kind == "solving":
+        problems = list(Problem.objects.filter(event=event).order_by("round", "number"))
+        scores = list(
+            SolverScore.objects.filter(problem__event=event)
+            .select_related("solver")
+            .order_by("solver_id", "problem__round", "problem__number")
+        )
+    changes = event_changes(event)
+    player_ids = set(changes)
+    known = {g.white_id for g in games} | {g.black_id for g in games if g.black_id}
+    known |= {s.solver_id for s in scores}
+    missing = player_ids - known
+    extra = list(Player.objects.filter(id__in=missing)) if missing else []
+    by_id = {g.white_id: g.white for g in games}
+    by_id.update({g.black_id: g.black for g in games if g.black_id})
+    by_id.update({s.solver_id: s.solver for s in scores})
+    by_id.update({p.id: p for p in extra})
+    return EventPage(
+        event=event,
+        games=games,
+        changes=changes,
+        problems=problems,
+        scores=scores,
+        players=[by_id[pid] for pid in sorted(by_id, key=lambda i: by_id[i].full_name)],
+    )

@@ -1,0 +1,71 @@
+"""The read-only JSON API under /api/v1/."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.site.factories import standard_world
+
+pytestmark = pytest.mark.django_db
+
+
+def test_index_and_federations(client):
+    standard_world()
+    index = client.get("/api/v1/").json()
+    assert index["federations"].endswith("/api/v1/federations/")
+    feds = client.get("/api/v1/federations/").json()["federations"]
+    assert feds[0]["code"] == "fed" and feds[0]["latest_period"] == "2026Q2"
+    assert feds[0]["system"] == "iccf"
+
+
+def test_lists_newest_first(client):
+    standard_world()
+    lists = client.get("/api/v1/federations/fed/lists/").json()["lists"]
+    assert [x["period"] for x in lists] == ["2026Q2", "2026Q1"]
+    assert lists[0]["entries"] == 4
+
+
+def test_list_entries_page_by_rank_with_next_links(client):
+    standard_world()
+    page = client.get("/api/v1/federations/fed/lists/2026Q2/?limit=3").json()
+    assert [r["id"] for r in page["results"]] == ["101", "102", "103"]
+    assert page["results"][0]["rd"] == 80 and page["results"][0]["rating"] == 2011
+    assert "after=3" in page["next"] and "limit=3" in page["next"]
+    rest = client.get(page["next"]).json()
+    assert [r["id"] for r in rest["results"]] == ["105"] and rest["next"] is None
+
+
+def test_list_entries_filtered(client):
+    standard_world()
+    page = client.get("/api/v1/federations/fed/lists/2026Q2/?country=DE&q=e").json()
+    assert [r["id"] for r in page["results"]] == ["105"]
+
+
+@pytest.mark.parametrize(
+    "query", ["limit=0", "limit=abc", "after=-3", "country=X", "sort=name", "before=2"]
+)
+def test_bad_list_queries_are_json_400(client, query):
+    standard_world()
+    response = client.get(f"/api/v1/federations/fed/lists/2026Q2/?{query}")
+    assert response.status_code == 400
+    assert "error" in response.json()
+
+
+def test_player_search_detail_and_history(client):
+    standard_world()
+    found = client.get("/api/v1/federations/fed/players/?q=Cl").json()["results"]
+    assert [p["id"] for p in found] == ["103"]
+    assert client.get("/api/v1/federations/fed/players/?q=C").status_code == 400
+    player = client.get("/api/v1/federations/fed/players/101/").json()
+    assert player["current"]["rating"] == 2011 and player["current"]["rank"] == 1
+    history = client.get(player["history"]).json()
+    assert [h["period"] for h in history["lists"]] == ["2026Q1", "2026Q2"]
+    assert history["events"][0]["event"] == "OPEN-26"
+    assert history["events"][0]["after"] == 2010.6
+
+
+def test_api_is_read_only_and_404s_are_json(client):
+    standard_world()
+    assert client.post("/api/v1/federations/").status_code == 405
+    response = client.get("/api/v1/federations/fed/players/nobody/")
+    assert response.status_code == 404 and response.json()["error"]
