@@ -2,9 +2,10 @@
 threads requesting pages for a few minutes; prints errors and latency figures.
 
     DATABASE_URL=postgres://…/scratch python -m tests.hardening.soak --prepare \
-        --seconds 180 --clients 8 --paths /,/admin/login/ --rate iccf
+        --seconds 180 --clients 8 --discover --rate iccf
 
-``--prepare`` migrates, seeds the demo data and rates it (use a scratch database: the soak's runs
+``--discover`` requests the public pages and API of every federation (``--paths`` names them
+instead). ``--prepare`` migrates, seeds the demo data and rates it (use a scratch database: the soak's runs
 add draft lists). ``--rate CODE`` re-rates that federation's latest period again and again while
 the load runs (``manage.py rate``), so every request meets a run in progress. Not a test: the
 figures depend on the machine. Standard library only; only 127.0.0.1 is ever contacted.
@@ -118,6 +119,52 @@ def _latest(code: str, env: dict) -> str:
     return done.stdout.strip()
 
 
+DISCOVER = """
+import django; django.setup()
+from django.urls import reverse as r
+from federation.models import Federation
+from ratings.models import RatingList
+from tournaments.models import Event
+paths = ["/", r("ratings:whatif_index"), r("ratings:api_index"), r("ratings:api_federations")]
+for f in Federation.objects.order_by("code"):
+    latest = (RatingList.objects.filter(federation=f, status="published")
+              .order_by("-period__valid_from").select_related("period").first())
+    paths += [r("ratings:federation", args=[f.code]), r("ratings:api_lists", args=[f.code]),
+              r("ratings:api_players", args=[f.code]) + "?q=a"]
+    if latest is None:
+        continue
+    period = latest.period.code
+    paths += [r("ratings:list", args=[f.code, period]),
+              r("ratings:list", args=[f.code, period]) + "?page=2",
+              r("ratings:list_export", args=[f.code, period, "csv"]),
+              r("ratings:list_diff", args=[f.code, period]),
+              r("ratings:api_list", args=[f.code, period]),
+              r("ratings:api_list", args=[f.code, period]) + "?limit=50"]
+    for entry in latest.entries.select_related("player").order_by("rank")[:3]:
+        pid = entry.player.federation_player_id
+        paths += [r("ratings:player", args=[f.code, pid]), r("ratings:api_player", args=[f.code, pid]),
+                  r("ratings:api_history", args=[f.code, pid])]
+    event = Event.objects.filter(federation=f, event_ratings__isnull=False).first()
+    if event is not None:
+        paths.append(r("ratings:event", args=[f.code, event.code]))
+print(",".join(paths))
+"""
+
+
+def discover(env: dict) -> str:
+    """The public pages and API URLs of the database's federations (latest published lists,
+    top players, a rated event)."""
+    done = subprocess.run(
+        [sys.executable, "-c", DISCOVER],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**env, "DJANGO_SETTINGS_MODULE": "federation.settings"},
+    )
+    return done.stdout.strip()
+
+
 def _percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
@@ -130,13 +177,26 @@ def report(tally: Tally, seconds: float, runs: list[int]) -> int:
         f"{dict(sorted(tally.statuses.items()))}; rating runs finished meanwhile: {len(runs)} "
         f"({sum(1 for r in runs if r == 0)} succeeded)"
     )
-    print(f"{'path':40} {'n':>7} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} {'max ms':>8}")
+    print(f"{'path':60} {'n':>7} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} {'max ms':>8}")
     for path, values in sorted(tally.latencies.items()):
         ms = [v * 1000 for v in values]
         print(
             f"{path:40} {len(ms):7} {statistics.median(ms):8.1f} {_percentile(ms, 0.9):8.1f} "
             f"{_percentile(ms, 0.99):8.1f} {max(ms):8.1f}"
         )
+    groups = {
+        "all public pages": [
+            v for p, vs in tally.latencies.items() if not p.startswith("/api/") for v in vs
+        ],
+        "all API": [v for p, vs in tally.latencies.items() if p.startswith("/api/") for v in vs],
+    }
+    for name, values in groups.items():
+        if values:
+            ms = [v * 1000 for v in values]
+            print(
+                f"{name:60} {len(ms):7} {statistics.median(ms):8.1f} "
+                f"{_percentile(ms, 0.9):8.1f} {_percentile(ms, 0.99):8.1f} {max(ms):8.1f}"
+            )
     print(f"errors: {len(tally.failures)}")
     for failure in tally.failures[:20]:
         print("  " + failure)
@@ -148,6 +208,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=180)
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--paths", default="/,/admin/login/")
+    parser.add_argument(
+        "--discover",
+        action="store_true",
+        help="request the public pages and API of the database's federations",
+    )
     parser.add_argument("--rate", help="federation code to re-rate during the soak")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
     parser.add_argument("--prepare", action="store_true", help="migrate, seed and rate first")
@@ -179,7 +244,9 @@ def main(argv: list[str] | None = None) -> int:
     stop, tally, runs = threading.Event(), Tally(), []
     try:
         _wait_until_serving(port)
-        paths = [p.strip() for p in args.paths.split(",") if p.strip()]
+        chosen = discover(env) if args.discover else args.paths
+        paths = [p.strip() for p in chosen.split(",") if p.strip()]
+        print(f"{len(paths)} paths, {args.clients} clients, {args.seconds:.0f} s")
         threads = [
             threading.Thread(target=_client, args=(port, paths, stop, tally, i))
             for i in range(args.clients)
