@@ -129,8 +129,8 @@ paths = ["/", r("ratings:whatif_index"), r("ratings:api_index"), r("ratings:api_
 for f in Federation.objects.order_by("code"):
     latest = (RatingList.objects.filter(federation=f, status="published")
               .order_by("-period__valid_from").select_related("period").first())
-    paths += [r("ratings:federation", args=[f.code]), r("ratings:api_lists", args=[f.code]),
-              r("ratings:api_players", args=[f.code]) + "?q=a"]
+    # The federation page answers 302 (to its latest list) by design.
+    paths += [r("ratings:federation", args=[f.code]), r("ratings:api_lists", args=[f.code])]
     if latest is None:
         continue
     period = latest.period.code
@@ -142,6 +142,7 @@ for f in Federation.objects.order_by("code"):
               r("ratings:api_list", args=[f.code, period]) + "?limit=50"]
     for entry in latest.entries.select_related("player").order_by("rank")[:3]:
         pid = entry.player.federation_player_id
+        paths.append(r("ratings:api_players", args=[f.code]) + "?q=" + entry.player.surname[:3])
         paths += [r("ratings:player", args=[f.code, pid]), r("ratings:api_player", args=[f.code, pid]),
                   r("ratings:api_history", args=[f.code, pid])]
     event = Event.objects.filter(federation=f, event_ratings__isnull=False).first()
