@@ -222,3 +222,31 @@ def test_the_inline_script_finder_finds_inline_script():
         "<a href=javascript:go()>",
         "<a onclick=...>",
     ]
+
+
+@pytest.mark.django_db
+def test_no_public_page_needs_inline_script(client, iccf_world):
+    """The public site too (a rated and published period, its list, players, event, what-if)."""
+    from ratings import services
+
+    federation, event = iccf_world["federation"], iccf_world["event"]
+    run = services.run_now(federation=federation, period_code="2026Q1")
+    services.publish_list(list_id=run.rating_list.pk)
+    pages = [
+        "/",
+        reverse("ratings:whatif_index"),
+        reverse("ratings:whatif", args=["iccf"]),
+        reverse("ratings:list", args=[federation.code, "2026Q1"]),
+        reverse("ratings:list_diff", args=[federation.code, "2026Q1"]),
+        reverse("ratings:event", args=[federation.code, event.code]),
+    ]
+    pages += [
+        reverse("ratings:player", args=[federation.code, p.federation_player_id])
+        for p in iccf_world["players"]
+    ]
+    for url in pages:
+        response = client.get(url)
+        assert response.status_code == 200, url
+        parser = _InlineScript()
+        parser.feed(response.content.decode())
+        assert parser.found == [], (url, parser.found)
