@@ -216,7 +216,8 @@ def workers(tmp_path, private_redis):
 @pytest.fixture
 def broker(private_redis):
     """Sends tasks by name to the private Redis, as the web processes would."""
-    app = Celery("harden-sender", broker=private_redis.url)
+    # set_as_current=False: the site's own app must stay the current one for later tests.
+    app = Celery("harden-sender", broker=private_redis.url, set_as_current=False)
     app.conf.broker_connection_retry_on_startup = True
     yield lambda name, *args: app.send_task(name, args=list(args), queue="ratings")
     app.close()
