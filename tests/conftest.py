@@ -40,3 +40,14 @@ def _flush_with_triggers_unlocked(self):
 
 
 TransactionTestCase._fixture_teardown = _flush_with_triggers_unlocked
+
+
+@pytest.fixture
+def eager_celery():
+    """Run tasks in-process for this test even when REDIS_URL points at a real broker."""
+    from federation.celery import app
+
+    previous = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = previous

@@ -32,13 +32,3 @@ def iccf_world(db):
             finished_on=date(2025, 10, 20 + i), reported_on=date(2025, 10, 21 + i)))
     return {"federation": federation, "players": players, "event": event, "games": games}
 
-
-@pytest.fixture
-def eager_celery():
-    """Run tasks in-process for this test even when REDIS_URL points at a real broker."""
-    from federation.celery import app
-
-    previous = app.conf.task_always_eager
-    app.conf.task_always_eager = True
-    yield
-    app.conf.task_always_eager = previous
