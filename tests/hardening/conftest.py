@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.hardening.hostile import TRIED
-from tests.ratings.conftest import eager_celery, iccf_world  # noqa: F401  (shared fixtures)
+from tests.ratings.conftest import iccf_world  # noqa: F401  (a shared fixture)
 
 
 def pytest_terminal_summary(terminalreporter):
