@@ -534,6 +534,11 @@ class EventChange:
         return None if self.before is None else self.after - self.before
 
 
+# The EventRating columns an EventChange is built from, in its field order.
+EVENT_CHANGE_FIELDS = ("id", "run_id", "event__code", "event__name", "event__end", "before",
+                       "after", "before_rd", "after_rd", "games", "score", "run__period__code")
+
+
 @dataclass(frozen=True)
 class PlayerProfile:
     player: Player
@@ -587,20 +592,7 @@ def player_events(player: Player) -> list[EventChange]:
     rows = (
         EventRating.objects.filter(player=player, run__rating_list__status=ListStatus.PUBLISHED)
         .order_by("-event__end", "-event_id")
-        .values_list(
-            "id",
-            "run_id",
-            "event__code",
-            "event__name",
-            "event__end",
-            "before",
-            "after",
-            "before_rd",
-            "after_rd",
-            "games",
-            "score",
-            "run__period__code",
-        )
+        .values_list(*EVENT_CHANGE_FIELDS)
     )
     return [EventChange(*row) for row in rows]
 
@@ -727,21 +719,7 @@ def event_changes(event: Event) -> dict[int, EventChange]:
     rows = (
         EventRating.objects.filter(event=event, run__rating_list__status=ListStatus.PUBLISHED)
         .order_by("player_id", "-run_id")
-        .values_list(
-            "player_id",
-            "id",
-            "run_id",
-            "event__code",
-            "event__name",
-            "event__end",
-            "before",
-            "after",
-            "before_rd",
-            "after_rd",
-            "games",
-            "score",
-            "run__period__code",
-        )
+        .values_list("player_id", *EVENT_CHANGE_FIELDS)
     )
     seen: dict[int, EventChange] = {}
     for row in rows:
