@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from federation import audit
 from federation.models import Federation
-from ratings import periods, persistence
+from ratings import page_cache, periods, persistence
 from ratings.models import (
     ACTIVE_RUN_STATUSES,
     ListStatus,
@@ -263,6 +263,8 @@ def publish_list(*, list_id: int, by=None) -> RatingList:
                          federation=rating_list.federation,
                          status=EventStatus.ACCEPTED).update(status=EventStatus.RATED)
     _fault_pause("RATING_PUBLISH_FAULT_PAUSE_FILE")
+    page_cache.bump_generation()
+    transaction.on_commit(page_cache.bump_generation)  # what rendered meanwhile is stale too
     audit.record(actor=by, action="publish", obj=rating_list,
                  message=f"published {rating_list.entry_count} entries for "
                          f"{rating_list.period.code}"

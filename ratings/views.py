@@ -20,6 +20,7 @@ from ratings import exports, selectors
 from ratings.charts import ChartPoint, rating_chart
 from ratings.crosstable import crosstable, solving_sheet
 from ratings.filters import ListNavForm, entries_filterset, filter_params, order_key
+from ratings.page_cache import cached_public_page
 from ratings.tables import RatingListTable
 
 logger = logging.getLogger(__name__)
@@ -54,6 +55,7 @@ def _list_context(request, federation: str, period: str):
 
 
 @require_GET
+@cached_public_page
 def rating_list(request, federation: str, period: str):
     rating_list, filterset, nav = _list_context(request, federation, period)
     fed = rating_list.federation
@@ -147,6 +149,7 @@ def list_export(request, federation: str, period: str, fmt: str):
 
 
 @require_GET
+@cached_public_page
 def list_diff(request, federation: str, period: str):
     current = selectors.list_or_404(federation, period)
     against = request.GET.get("against")
@@ -171,6 +174,7 @@ def list_diff(request, federation: str, period: str):
 
 
 @require_GET
+@cached_public_page
 def player(request, federation: str, player: str):
     person = selectors.player_or_404(federation, player)
     profile = selectors.player_profile(person)
@@ -205,6 +209,7 @@ def player(request, federation: str, player: str):
 
 
 @require_GET
+@cached_public_page
 def event(request, federation: str, code: str):
     ev = selectors.event_or_404(federation, code)
     page = selectors.event_page(ev)

@@ -68,9 +68,12 @@ def make_period(federation: Federation, code: str, valid_from: date) -> RatingPe
 
 
 def publish(rating_list: RatingList, when: datetime = PUBLISHED_AT) -> RatingList:
+    from ratings.page_cache import bump_generation
+
     RatingList.objects.filter(pk=rating_list.pk).update(
         status=ListStatus.PUBLISHED, published_at=when
     )
+    bump_generation()  # as services.publish_list does: cached public pages are out of date
     rating_list.refresh_from_db()
     return rating_list
 
