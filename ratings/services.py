@@ -142,7 +142,9 @@ def execute_run(*, run_id: int) -> RatingRun | None:
     started = time.perf_counter()
     try:
         with transaction.atomic():
-            run = (RatingRun.objects.select_for_update(skip_locked=True)
+            # Lock the run row only (of=self): locking the joined federation would make a run of
+            # another period of the same federation skip this one as "locked".
+            run = (RatingRun.objects.select_for_update(skip_locked=True, of=("self",))
                    .select_related("federation", "period")
                    .filter(pk=run_id, status__in=ACTIVE_RUN_STATUSES).first())
             if run is None:

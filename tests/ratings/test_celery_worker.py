@@ -121,3 +121,33 @@ def test_worker_killed_mid_write_leaves_nothing_and_redelivery_completes(
     assert run.attempts == 1  # the killed attempt was rolled back with everything it wrote
     assert RatingList.objects.filter(period=run.period).count() == 1
     assert run.rating_list.entries.count() == 6
+
+
+def test_runs_of_two_periods_of_one_federation_do_not_block_each_other(iccf_world):
+    """The run's row lock must not take the federation's row with it (SKIP LOCKED would then
+    turn the second run into a no-op)."""
+    import threading
+
+    from ratings.models import RatingRun
+
+    federation = iccf_world["federation"]
+    first = services.request_run(federation=federation, period_code="2026Q1", enqueue=False)
+    second = services.request_run(federation=federation, period_code="2026Q2", enqueue=False)
+    barrier = threading.Barrier(2)
+    results = {}
+
+    def execute(run_id):
+        from django.db import connection as thread_connection
+
+        barrier.wait()
+        results[run_id] = services.execute_run(run_id=run_id)
+        thread_connection.close()
+
+    threads = [threading.Thread(target=execute, args=(run.pk,)) for run in (first, second)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert results[first.pk] is not None and results[second.pk] is not None
+    assert set(RatingRun.objects.filter(pk__in=[first.pk, second.pk])
+               .values_list("status", flat=True)) == {RunStatus.SUCCEEDED}
