@@ -5,6 +5,7 @@ with inactive players kept but not listed (RULES §2.5)."""
 from __future__ import annotations
 
 from collections import defaultdict
+from datetime import date
 
 from federation.models import Player
 from ratings.engines.rounding import half_up_int
@@ -122,15 +123,9 @@ def interpret(prepared: Prepared, output: dict) -> Outcome:
                          last=last_date[pid])
         rating = latest.get(pid, entry.rating if entry else None)
         active = bool(state.get("last")) and egf_is_active(
-            state["grade"], _date(state["last"]), list_date)
+            state["grade"], date.fromisoformat(state["last"]), list_date)
         entries.append(EntryRow(
             player_id=pid, rating=rating, published_rating=half_up_int(rating),
             games=played.get(pid, 0), total_games=(entry.total_games if entry else 0)
             + played.get(pid, 0), listed=active, state=state))
     return Outcome(entries, event_ratings)
-
-
-def _date(text: str):
-    from datetime import date
-
-    return date.fromisoformat(text)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import asdict
+from datetime import date
 from decimal import Decimal
 
 from django.db.models import Max
@@ -177,6 +178,7 @@ def interpret(prepared: Prepared, output: dict) -> Outcome:
     for pid in sorted(set(base) | set(changes) | set(new_full) | set(halves)):
         entry = base.get(pid)
         last = last_played.get(pid) or (entry.state.get("last") if entry else None)
+        expired = last is not None and wfcc_expired(date.fromisoformat(last), list_date)
         if pid in changes:
             rating = wfcc_next_list_rating(list_rating[pid], changes[pid])
         elif pid in new_full:
@@ -187,14 +189,12 @@ def interpret(prepared: Prepared, output: dict) -> Outcome:
             rating = entry.rating if not entry.half_rating else None
         if rating is not None:
             state = {"last": last}
-            expired = last is not None and wfcc_expired(_date(last), list_date)
             entries.append(EntryRow(player_id=pid, rating=rating,
                                     published_rating=half_up_int(rating),
                                     games=len(changes.get(pid, [])) + (pid in new_full),
                                     listed=not expired, state=state))
             continue
         half_list = halves.get(pid) or (entry.state.get("half_ratings", []) if entry else [])
-        expired = last is not None and wfcc_expired(_date(last), list_date)
         if expired or not half_list:
             continue  # an expired half-rating is discarded (RULES §4.2)
         average = sum(half_list) / len(half_list)
@@ -221,9 +221,3 @@ def _title_proposals(prepared: Prepared, norms: list[NormRow], entries: list[Ent
             proposals.append({"player_id": pid, "title": proposal.title,
                               "reason": proposal.reason})
     return proposals
-
-
-def _date(text: str):
-    from datetime import date
-
-    return date.fromisoformat(text)
