@@ -55,6 +55,15 @@ def _number(text: str, where: str, low: float, high: float) -> float:
     return value
 
 
+def _result(text: str, where: str) -> float:
+    result = _RESULTS.get(text.lower())
+    if result is None:
+        raise forms.ValidationError(
+            _("%(where)s: the result must be 1, 0.5 or 0"), params={"where": where}
+        )
+    return result
+
+
 def _lines(text: str) -> list[tuple[int, list[str]]]:
     lines = [(i + 1, re.split(r"[\s;]+", line.strip())) for i, line in enumerate(text.splitlines())]
     lines = [(n, parts) for n, parts in lines if parts and parts[0]]
@@ -116,11 +125,7 @@ class PlayChessForm(forms.Form):
                     _("%(where)s: give a rating and a result"), params={"where": where}
                 )
             rating = _number(parts[0], where, 0, 4000)
-            result = _RESULTS.get(parts[1].lower())
-            if result is None:
-                raise forms.ValidationError(
-                    _("%(where)s: the result must be 1, 0.5 or 0"), params={"where": where}
-                )
+            result = _result(parts[1], where)
             games.append((rating, result))
         if not games:
             raise forms.ValidationError(_("Enter at least one game."))
@@ -251,11 +256,7 @@ class IccfForm(forms.Form):
                 )
             rating = _number(parts[0], where, 0, 4000)
             rd = _number(parts[1], where, 1, 350)
-            result = _RESULTS.get(parts[2].lower())
-            if result is None:
-                raise forms.ValidationError(
-                    _("%(where)s: the result must be 1, 0.5 or 0"), params={"where": where}
-                )
+            result = _result(parts[2], where)
             colour = _COLOURS.get(parts[3].lower()) if len(parts) == 4 else "white"
             if colour is None:
                 raise forms.ValidationError(
@@ -336,11 +337,7 @@ class EgfForm(forms.Form):
                     params={"where": where},
                 )
             rating = _number(parts[0], where, 100, 3200)
-            result = _RESULTS.get(parts[1].lower())
-            if result is None:
-                raise forms.ValidationError(
-                    _("%(where)s: the result must be 1, 0.5 or 0"), params={"where": where}
-                )
+            result = _result(parts[1], where)
             colour = _COLOURS.get(parts[2].lower()) if len(parts) >= 3 else "white"
             if colour is None:
                 raise forms.ValidationError(
