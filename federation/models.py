@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from federation.countries import ISO_3166_ALPHA2
 from federation.grades import GRADE_PATTERN
+from federation.names import fold
 
 
 class RatingSystem(models.TextChoices):
@@ -78,6 +79,9 @@ class Player(models.Model):
     )
     surname = models.CharField(_("surname"), max_length=100)
     given_name = models.CharField(_("given name"), max_length=100, blank=True)
+    # Folded copies for search (federation.names.fold), kept by save() and fill_folded_names().
+    surname_folded = models.CharField(max_length=100, blank=True, editable=False)
+    given_name_folded = models.CharField(max_length=100, blank=True, editable=False)
     country = models.CharField(
         _("country"), max_length=2, blank=True, validators=[validate_country],
         help_text=_("ISO 3166 alpha-2, e.g. DE"),
@@ -104,6 +108,7 @@ class Player(models.Model):
         ordering = ["surname", "given_name"]
         indexes = [
             models.Index(fields=["federation", "surname"]),
+            models.Index(fields=["federation", "surname_folded"]),
             models.Index(fields=["federation", "country"]),
         ]
         constraints = [
@@ -130,6 +135,18 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return f"{self.full_name} ({self.federation_player_id})"
+
+    def fill_folded_names(self) -> None:
+        """Set the search columns; call before bulk_create, which bypasses save()."""
+        self.surname_folded = fold(self.surname)
+        self.given_name_folded = fold(self.given_name)
+
+    def save(self, *args, **kwargs):
+        self.fill_folded_names()
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and {"surname", "given_name"} & set(update_fields):
+            kwargs["update_fields"] = {*update_fields, "surname_folded", "given_name_folded"}
+        super().save(*args, **kwargs)
 
     @property
     def full_name(self) -> str:

@@ -91,6 +91,8 @@ class DemoSeeder:
                 active=rng.random() > 0.03,
                 **{k: (v(i) if callable(v) else v) for k, v in extra.items()},
             ))
+        for row in rows:
+            row.fill_folded_names()
         created = Player.objects.bulk_create(rows)
         if created and created[0].pk is None:  # backends that do not return ids
             created = list(Player.objects.filter(federation=federation).order_by("id"))
