@@ -18,8 +18,15 @@ class FederationAdmin(SuperuserEditsOnly, AuditedAdmin):
 @admin.register(Player)
 class PlayerAdmin(AuditedAdmin):
     list_display = [
-        "federation_player_id", "surname", "given_name", "country", "club", "grade",
-        "fide_rating", "active", "federation",
+        "federation_player_id",
+        "surname",
+        "given_name",
+        "country",
+        "club",
+        "grade",
+        "fide_rating",
+        "active",
+        "federation",
     ]
     list_display_links = ["federation_player_id", "surname"]
     list_filter = ["federation", "active", "country"]
@@ -28,10 +35,24 @@ class PlayerAdmin(AuditedAdmin):
     list_per_page = 50
     show_full_result_count = False
     fieldsets = [
-        (None, {"fields": ["federation", "federation_player_id", "surname", "given_name",
-                           "country", "club", "active"]}),
-        ("Declared strength", {"fields": ["grade", "fide_rating", "fide_list_date",
-                                          "start_rating"]}),
+        (
+            None,
+            {
+                "fields": [
+                    "federation",
+                    "federation_player_id",
+                    "surname",
+                    "given_name",
+                    "country",
+                    "club",
+                    "active",
+                ]
+            },
+        ),
+        (
+            "Declared strength",
+            {"fields": ["grade", "fide_rating", "fide_list_date", "start_rating"]},
+        ),
     ]
 
 

@@ -21,15 +21,19 @@ class AuditedAdmin(FederationScopedAdmin):
         old = audit.snapshot(_locked(obj)) if change else {}
         super().save_model(request, obj, form, change)
         audit.record(
-            actor=request.user, action="change" if change else "create",
-            obj=obj, old=old, new=audit.snapshot(obj),
+            actor=request.user,
+            action="change" if change else "create",
+            obj=obj,
+            old=old,
+            new=audit.snapshot(obj),
         )
 
     def delete_model(self, request, obj):
         old = audit.snapshot(obj)
         federation_id = audit.federation_id_of(obj)
-        audit.record(actor=request.user, action="delete", obj=obj, old=old,
-                     federation_id=federation_id)
+        audit.record(
+            actor=request.user, action="delete", obj=obj, old=old, federation_id=federation_id
+        )
         super().delete_model(request, obj)
 
     def delete_queryset(self, request, queryset):
@@ -49,13 +53,19 @@ class AuditedAdmin(FederationScopedAdmin):
         ]
         formset.save()
         for obj, old, federation_id in deleted:
-            audit.record(actor=request.user, action="delete", obj=obj, old=old,
-                         federation_id=federation_id)
+            audit.record(
+                actor=request.user, action="delete", obj=obj, old=old, federation_id=federation_id
+            )
         for obj in formset.new_objects:
             audit.record(actor=request.user, action="create", obj=obj, new=audit.snapshot(obj))
         for obj, _fields in formset.changed_objects:
-            audit.record(actor=request.user, action="change", obj=obj,
-                         old=olds.get(obj.pk, {}), new=audit.snapshot(obj))
+            audit.record(
+                actor=request.user,
+                action="change",
+                obj=obj,
+                old=olds.get(obj.pk, {}),
+                new=audit.snapshot(obj),
+            )
 
 
 class ScopedTabularInline(FederationScopedInline, admin.TabularInline):

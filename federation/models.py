@@ -29,8 +29,10 @@ class Federation(models.Model):
         _("system parameters"),
         default=dict,
         blank=True,
-        help_text=_('Overrides of the rating system\'s settings: {"engine": {"rd_cap": 120}, '
-                    '"calendar": {"egf_snapshot_months": 3}}.'),
+        help_text=_(
+            'Overrides of the rating system\'s settings: {"engine": {"rd_cap": 120}, '
+            '"calendar": {"egf_snapshot_months": 3}}.'
+        ),
     )
 
     class Meta:
@@ -83,21 +85,30 @@ class Player(models.Model):
     surname_folded = models.CharField(max_length=100, blank=True, editable=False)
     given_name_folded = models.CharField(max_length=100, blank=True, editable=False)
     country = models.CharField(
-        _("country"), max_length=2, blank=True, validators=[validate_country],
+        _("country"),
+        max_length=2,
+        blank=True,
+        validators=[validate_country],
         help_text=_("ISO 3166 alpha-2, e.g. DE"),
     )
     club = models.CharField(_("club"), max_length=100, blank=True)
     grade = models.CharField(
-        _("declared grade"), max_length=3, blank=True,
+        _("declared grade"),
+        max_length=3,
+        blank=True,
         validators=[RegexValidator(GRADE_PATTERN, _("A go grade: 30k..1k, 1d..9d, 1p..9p."))],
     )
     fide_rating = models.PositiveSmallIntegerField(
-        _("declared FIDE rating"), null=True, blank=True,
+        _("declared FIDE rating"),
+        null=True,
+        blank=True,
         validators=[MinValueValidator(1000), MaxValueValidator(3000)],
     )
     fide_list_date = models.DateField(_("FIDE list date"), null=True, blank=True)
     start_rating = models.FloatField(
-        _("start rating"), null=True, blank=True,
+        _("start rating"),
+        null=True,
+        blank=True,
         help_text=_("Declared entry rating accepted by an official (PlayChess) or ICCF rule 1.4."),
     )
     active = models.BooleanField(_("active"), default=True)

@@ -150,7 +150,11 @@ class _ScopingMixin:
         return request.user.is_staff and self._may_touch(request, obj)
 
     def has_add_permission(self, request, *args):
-        return request.user.is_staff and self._is_official(request) and not self.read_only_for_officials(request)
+        return (
+            request.user.is_staff
+            and self._is_official(request)
+            and not self.read_only_for_officials(request)
+        )
 
     def has_change_permission(self, request, obj=None):
         return (

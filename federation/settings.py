@@ -75,9 +75,7 @@ TEMPLATES = [
 ]
 
 DATABASES = {
-    "default": database_from_url(
-        os.environ.get("DATABASE_URL"), str(BASE_DIR / "db.sqlite3")
-    )
+    "default": database_from_url(os.environ.get("DATABASE_URL"), str(BASE_DIR / "db.sqlite3"))
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -72,37 +72,50 @@ def uninstall(schema_editor, guards: list[Guard]) -> None:
 
 
 AUDIT_GUARDS = [
-    Guard("audit_no_update", "federation_auditevent", "UPDATE", "1=1",
-          "audit events are append-only"),
-    Guard("audit_no_delete", "federation_auditevent", "DELETE", "1=1",
-          "audit events are append-only"),
+    Guard(
+        "audit_no_update", "federation_auditevent", "UPDATE", "1=1", "audit events are append-only"
+    ),
+    Guard(
+        "audit_no_delete", "federation_auditevent", "DELETE", "1=1", "audit events are append-only"
+    ),
 ]
 
 _FROZEN = "('published', 'superseded')"
 LIST_GUARDS = [
     Guard(
-        "ratinglist_frozen_no_update", "ratings_ratinglist", "UPDATE",
+        "ratinglist_frozen_no_update",
+        "ratings_ratinglist",
+        "UPDATE",
         f"OLD.status IN {_FROZEN} AND NOT (OLD.status = 'published' AND NEW.status = 'superseded'"
         " AND NEW.period_id = OLD.period_id AND NEW.run_id = OLD.run_id"
         " AND NEW.entry_count = OLD.entry_count AND NEW.output_digest = OLD.output_digest)",
         "published rating lists are immutable",
     ),
     Guard(
-        "ratinglist_frozen_no_delete", "ratings_ratinglist", "DELETE",
-        f"OLD.status IN {_FROZEN}", "published rating lists are immutable",
+        "ratinglist_frozen_no_delete",
+        "ratings_ratinglist",
+        "DELETE",
+        f"OLD.status IN {_FROZEN}",
+        "published rating lists are immutable",
     ),
     Guard(
-        "ratingentry_frozen_no_update", "ratings_ratingentry", "UPDATE",
+        "ratingentry_frozen_no_update",
+        "ratings_ratingentry",
+        "UPDATE",
         f"(SELECT status FROM ratings_ratinglist WHERE id = OLD.rating_list_id) IN {_FROZEN}",
         "entries of published rating lists are immutable",
     ),
     Guard(
-        "ratingentry_frozen_no_delete", "ratings_ratingentry", "DELETE",
+        "ratingentry_frozen_no_delete",
+        "ratings_ratingentry",
+        "DELETE",
         f"(SELECT status FROM ratings_ratinglist WHERE id = OLD.rating_list_id) IN {_FROZEN}",
         "entries of published rating lists are immutable",
     ),
     Guard(
-        "ratingentry_frozen_no_insert", "ratings_ratingentry", "INSERT",
+        "ratingentry_frozen_no_insert",
+        "ratings_ratingentry",
+        "INSERT",
         f"(SELECT status FROM ratings_ratinglist WHERE id = NEW.rating_list_id) IN {_FROZEN}",
         "entries of published rating lists are immutable",
     ),

@@ -24,7 +24,8 @@ from ratings.models import ListStatus, RatingList, RatingPeriod, RatingRun
 class RunRequestForm(forms.Form):
     federation = forms.ModelChoiceField(queryset=Federation.objects.none())
     period = forms.CharField(
-        max_length=20, help_text="e.g. 2026Q1 (ICCF, WFCC) or 2026-03 (EGF, PlayChess)")
+        max_length=20, help_text="e.g. 2026Q1 (ICCF, WFCC) or 2026-03 (EGF, PlayChess)"
+    )
 
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)
@@ -36,26 +37,45 @@ class RunRequestForm(forms.Form):
         federation, code = data.get("federation"), data.get("period")
         if federation and code:
             if not is_rating_officer(self.user, federation.pk):
-                raise forms.ValidationError("Only a rating officer of %(f)s can request runs.",
-                                            params={"f": federation.code})
+                raise forms.ValidationError(
+                    "Only a rating officer of %(f)s can request runs.",
+                    params={"f": federation.code},
+                )
             try:
                 data["period"] = periods.period_by_code(
-                    federation.system, code.strip(), params=services.calendar_of(federation)).code
+                    federation.system, code.strip(), params=services.calendar_of(federation)
+                ).code
             except EngineInputError as error:
-                self.add_error("period", f"{code!r} is not a {federation.system.upper()} period: "
-                               f"{error.what}")
+                self.add_error(
+                    "period", f"{code!r} is not a {federation.system.upper()} period: {error.what}"
+                )
         return data
 
 
 @admin.register(RatingPeriod)
 class RatingPeriodAdmin(AuditedAdmin):
-    list_display = ["federation", "code", "starts_on", "ends_on", "valid_from", "needs_rerun",
-                    "needs_rerun_reason"]
+    list_display = [
+        "federation",
+        "code",
+        "starts_on",
+        "ends_on",
+        "valid_from",
+        "needs_rerun",
+        "needs_rerun_reason",
+    ]
     list_filter = ["federation", "needs_rerun"]
     search_fields = ["code"]
     list_select_related = ["federation"]
-    readonly_fields = ["federation", "code", "starts_on", "ends_on", "list_published_on",
-                       "valid_from", "needs_rerun", "needs_rerun_reason"]
+    readonly_fields = [
+        "federation",
+        "code",
+        "starts_on",
+        "ends_on",
+        "list_published_on",
+        "valid_from",
+        "needs_rerun",
+        "needs_rerun_reason",
+    ]
     actions = ["run_now"]
 
     def has_add_permission(self, request, *args):
@@ -65,18 +85,28 @@ class RatingPeriodAdmin(AuditedAdmin):
     def run_now(self, request, queryset):
         for period in queryset.select_related("federation"):
             if not is_rating_officer(request.user, period.federation_id):
-                self.message_user(request, f"{period}: only a rating officer can run it.",
-                                  messages.ERROR)
+                self.message_user(
+                    request, f"{period}: only a rating officer can run it.", messages.ERROR
+                )
                 continue
-            run = services.request_run(federation=period.federation, period_code=period.code,
-                                       by=request.user)
+            run = services.request_run(
+                federation=period.federation, period_code=period.code, by=request.user
+            )
             self.message_user(request, f"{period}: run {run.pk} is {run.status}.")
 
 
 @admin.register(RatingRun)
 class RatingRunAdmin(AuditedAdmin):
-    list_display = ["id", "federation", "period", "status", "requested_by", "requested_at",
-                    "duration_seconds", "list_link"]
+    list_display = [
+        "id",
+        "federation",
+        "period",
+        "status",
+        "requested_by",
+        "requested_at",
+        "duration_seconds",
+        "list_link",
+    ]
     list_filter = ["federation", "status"]
     search_fields = ["period__code"]
     list_select_related = ["federation", "period", "requested_by", "rating_list"]
@@ -97,28 +127,48 @@ class RatingRunAdmin(AuditedAdmin):
         return format_html('<a href="{}">{} ({})</a>', url, rating_list.pk, rating_list.status)
 
     def get_urls(self):
-        return [path("request/", self.admin_site.admin_view(self.request_view),
-                     name="ratings_ratingrun_request"), *super().get_urls()]
+        return [
+            path(
+                "request/",
+                self.admin_site.admin_view(self.request_view),
+                name="ratings_ratingrun_request",
+            ),
+            *super().get_urls(),
+        ]
 
     def request_view(self, request):
         if not self._is_official(request):
             raise PermissionDenied
         form = RunRequestForm(request.POST or None, user=request.user)
         if request.method == "POST" and form.is_valid():
-            run = services.request_run(federation=form.cleaned_data["federation"],
-                                       period_code=form.cleaned_data["period"], by=request.user)
+            run = services.request_run(
+                federation=form.cleaned_data["federation"],
+                period_code=form.cleaned_data["period"],
+                by=request.user,
+            )
             run.refresh_from_db()
             self.message_user(request, f"Run {run.pk} for {run.period} is {run.status}.")
             return HttpResponseRedirect(reverse("admin:ratings_ratingrun_change", args=[run.pk]))
-        context = {**self.admin_site.each_context(request), "form": form,
-                   "title": "Request a rating run", "opts": self.opts}
+        context = {
+            **self.admin_site.each_context(request),
+            "form": form,
+            "title": "Request a rating run",
+            "opts": self.opts,
+        }
         return TemplateResponse(request, "admin/ratings/request_run.html", context)
 
 
 @admin.register(RatingList)
 class RatingListAdmin(AuditedAdmin):
-    list_display = ["id", "federation", "period", "status", "entry_count", "created_at",
-                    "published_at"]
+    list_display = [
+        "id",
+        "federation",
+        "period",
+        "status",
+        "entry_count",
+        "created_at",
+        "published_at",
+    ]
     list_filter = ["federation", "status"]
     search_fields = ["period__code"]
     list_select_related = ["federation", "period"]
@@ -136,10 +186,16 @@ class RatingListAdmin(AuditedAdmin):
 
     def get_urls(self):
         return [
-            path("<int:list_id>/publish/", self.admin_site.admin_view(self.publish_view),
-                 name="ratings_ratinglist_publish"),
-            path("<int:list_id>/discard/", self.admin_site.admin_view(self.discard_view),
-                 name="ratings_ratinglist_discard"),
+            path(
+                "<int:list_id>/publish/",
+                self.admin_site.admin_view(self.publish_view),
+                name="ratings_ratinglist_publish",
+            ),
+            path(
+                "<int:list_id>/discard/",
+                self.admin_site.admin_view(self.discard_view),
+                name="ratings_ratinglist_discard",
+            ),
             *super().get_urls(),
         ]
 
@@ -161,8 +217,9 @@ class RatingListAdmin(AuditedAdmin):
 
     @staticmethod
     def _back(rating_list):
-        return HttpResponseRedirect(reverse("admin:ratings_ratinglist_change",
-                                            args=[rating_list.pk]))
+        return HttpResponseRedirect(
+            reverse("admin:ratings_ratinglist_change", args=[rating_list.pk])
+        )
 
     def publish_view(self, request, list_id):
         return require_POST(self._publish)(request, list_id)

@@ -25,7 +25,8 @@ class RatingPeriod(models.Model):
     list_published_on = models.DateField(_("list published on"))
     valid_from = models.DateField(_("list valid from"))
     needs_rerun = models.BooleanField(
-        _("needs re-run"), default=False,
+        _("needs re-run"),
+        default=False,
         help_text=_("A result was changed after the period was rated."),
     )
     needs_rerun_reason = models.TextField(blank=True)
@@ -107,7 +108,11 @@ class RatingList(models.Model):
     run = models.OneToOneField(RatingRun, on_delete=models.PROTECT, related_name="rating_list")
     status = models.CharField(max_length=12, choices=ListStatus.choices, default=ListStatus.DRAFT)
     previous = models.ForeignKey(
-        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="+",
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
         help_text=_("The published list this one is compared with."),
     )
     supersedes = models.ForeignKey(
@@ -187,9 +192,7 @@ class RatingEntry(models.Model):
             models.Index(fields=["player", "rating_list"]),
         ]
         constraints = [
-            models.UniqueConstraint(
-                fields=["rating_list", "player"], name="entry_one_per_player"
-            ),
+            models.UniqueConstraint(fields=["rating_list", "player"], name="entry_one_per_player"),
         ]
 
     def __str__(self) -> str:
@@ -244,9 +247,7 @@ class SolvingNorm(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(
-                fields=["run", "event", "player", "title"], name="norm_unique"
-            ),
+            models.UniqueConstraint(fields=["run", "event", "player", "title"], name="norm_unique"),
         ]
 
     def __str__(self) -> str:

@@ -18,19 +18,24 @@ def _insert(model, columns: list[str], rows: Iterable[tuple]) -> None:
     """One COPY on PostgreSQL (tens of times faster than INSERT for 100,000s of rows)."""
     if connection.vendor == "postgresql":
         table = model._meta.db_table
-        with connection.cursor() as cursor, cursor.cursor.copy(
-                f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
+        with (
+            connection.cursor() as cursor,
+            cursor.cursor.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy,
+        ):
             for row in rows:
                 copy.write_row(row)
         return
-    model.objects.bulk_create((model(**dict(zip(columns, row, strict=True))) for row in rows),
-                              batch_size=BATCH)
+    model.objects.bulk_create(
+        (model(**dict(zip(columns, row, strict=True))) for row in rows), batch_size=BATCH
+    )
 
 
 def ranked(entries: Sequence[EntryRow]) -> dict[int, int]:
     """Ranks 1..n of the listed entries: by published rating, then unrounded, then player id."""
-    order = sorted((e for e in entries if e.listed),
-                   key=lambda e: (-e.published_rating, -e.rating, e.player_id))
+    order = sorted(
+        (e for e in entries if e.listed),
+        key=lambda e: (-e.published_rating, -e.rating, e.player_id),
+    )
     return {e.player_id: rank for rank, e in enumerate(order, start=1)}
 
 
@@ -38,29 +43,95 @@ def _json(value):
     return _DUMPS(value) if connection.vendor == "postgresql" else value
 
 
-def write_entries(rating_list: RatingList, entries: Sequence[EntryRow],
-                  previous: dict[int, float]) -> None:
+def write_entries(
+    rating_list: RatingList, entries: Sequence[EntryRow], previous: dict[int, float]
+) -> None:
     ranks = ranked(entries)
-    columns = ["rating_list_id", "player_id", "rating", "rd", "published_rating", "published_rd",
-               "games", "total_games", "provisional", "half_rating", "listed", "rank", "state",
-               "previous_rating", "change"]
-    _insert(RatingEntry, columns, (
-        (rating_list.pk, e.player_id, e.rating, e.rd, e.published_rating, e.published_rd,
-         e.games, e.total_games, e.provisional, e.half_rating, e.listed, ranks.get(e.player_id),
-         _json(e.state), previous.get(e.player_id),
-         (e.rating - previous[e.player_id]) if e.player_id in previous else None)
-        for e in entries))
+    columns = [
+        "rating_list_id",
+        "player_id",
+        "rating",
+        "rd",
+        "published_rating",
+        "published_rd",
+        "games",
+        "total_games",
+        "provisional",
+        "half_rating",
+        "listed",
+        "rank",
+        "state",
+        "previous_rating",
+        "change",
+    ]
+    _insert(
+        RatingEntry,
+        columns,
+        (
+            (
+                rating_list.pk,
+                e.player_id,
+                e.rating,
+                e.rd,
+                e.published_rating,
+                e.published_rd,
+                e.games,
+                e.total_games,
+                e.provisional,
+                e.half_rating,
+                e.listed,
+                ranks.get(e.player_id),
+                _json(e.state),
+                previous.get(e.player_id),
+                (e.rating - previous[e.player_id]) if e.player_id in previous else None,
+            )
+            for e in entries
+        ),
+    )
 
 
 def write_event_ratings(run: RatingRun, rows: Sequence[EventRatingRow]) -> None:
-    columns = ["run_id", "event_id", "player_id", "before", "after", "before_rd", "after_rd",
-               "games", "score", "details"]
-    _insert(EventRating, columns, (
-        (run.pk, r.event_id, r.player_id, r.before, r.after, r.before_rd, r.after_rd, r.games,
-         r.score, _json(r.details)) for r in rows))
+    columns = [
+        "run_id",
+        "event_id",
+        "player_id",
+        "before",
+        "after",
+        "before_rd",
+        "after_rd",
+        "games",
+        "score",
+        "details",
+    ]
+    _insert(
+        EventRating,
+        columns,
+        (
+            (
+                run.pk,
+                r.event_id,
+                r.player_id,
+                r.before,
+                r.after,
+                r.before_rd,
+                r.after_rd,
+                r.games,
+                r.score,
+                _json(r.details),
+            )
+            for r in rows
+        ),
+    )
 
 
 def write_norms(run: RatingRun, rows: Sequence[NormRow]) -> None:
     SolvingNorm.objects.bulk_create(
-        SolvingNorm(run=run, event_id=r.event_id, player_id=r.player_id, title=r.title,
-                    at_championship=r.at_championship) for r in rows)
+        SolvingNorm(
+            run=run,
+            event_id=r.event_id,
+            player_id=r.player_id,
+            title=r.title,
+            at_championship=r.at_championship,
+        )
+        for r in rows
+    )

@@ -535,8 +535,20 @@ class EventChange:
 
 
 # The EventRating columns an EventChange is built from, in its field order.
-EVENT_CHANGE_FIELDS = ("id", "run_id", "event__code", "event__name", "event__end", "before",
-                       "after", "before_rd", "after_rd", "games", "score", "run__period__code")
+EVENT_CHANGE_FIELDS = (
+    "id",
+    "run_id",
+    "event__code",
+    "event__name",
+    "event__end",
+    "before",
+    "after",
+    "before_rd",
+    "after_rd",
+    "games",
+    "score",
+    "run__period__code",
+)
 
 
 @dataclass(frozen=True)

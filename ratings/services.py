@@ -69,14 +69,21 @@ def engine_params_of(federation: Federation) -> dict:
 def ensure_period(*, federation: Federation, code: str) -> RatingPeriod:
     spec = periods.period_by_code(federation.system, code, params=calendar_of(federation))
     period, _ = RatingPeriod.objects.get_or_create(
-        federation=federation, code=spec.code,
-        defaults=dict(starts_on=spec.starts_on, ends_on=spec.ends_on,
-                      list_published_on=spec.list_published_on, valid_from=spec.valid_from))
+        federation=federation,
+        code=spec.code,
+        defaults=dict(
+            starts_on=spec.starts_on,
+            ends_on=spec.ends_on,
+            list_published_on=spec.list_published_on,
+            valid_from=spec.valid_from,
+        ),
+    )
     return period
 
 
-def request_run(*, federation: Federation, period_code: str, by=None,
-                enqueue: bool = True) -> RatingRun:
+def request_run(
+    *, federation: Federation, period_code: str, by=None, enqueue: bool = True
+) -> RatingRun:
     """Queue a run for a period; returns the already active run if there is one.
 
     ``enqueue=False`` leaves the run queued for the caller to execute in-process (manage.py rate).
@@ -86,11 +93,15 @@ def request_run(*, federation: Federation, period_code: str, by=None,
     period = ensure_period(federation=federation, code=period_code)
     try:
         with transaction.atomic():
-            run = RatingRun.objects.create(federation=federation, period=period,
-                                           requested_by=by if by and by.is_authenticated else None,
-                                           engine=federation.system)
-            audit.record(actor=by, action="request_run", obj=run,
-                         message=f"run requested for {period.code}")
+            run = RatingRun.objects.create(
+                federation=federation,
+                period=period,
+                requested_by=by if by and by.is_authenticated else None,
+                engine=federation.system,
+            )
+            audit.record(
+                actor=by, action="request_run", obj=run, message=f"run requested for {period.code}"
+            )
             if enqueue:
                 transaction.on_commit(lambda: tasks.execute_run.delay(run.id))
     except IntegrityError:
@@ -118,7 +129,8 @@ def _compute(run: RatingRun) -> dict:
         from importlib import import_module
 
         output = import_module(f"ratings.engines.{federation.system}").run_json(
-            prepared.engine_input)
+            prepared.engine_input
+        )
     stages["compute"] = time.perf_counter() - mark
     mark = time.perf_counter()
     outcome = module.interpret(prepared, output)
@@ -127,14 +139,29 @@ def _compute(run: RatingRun) -> dict:
 
 
 def _output_digest(outcome) -> str:
-    return canonical_digest({
-        "entries": sorted((e.player_id, repr(e.rating), repr(e.rd), e.published_rating,
-                           e.published_rd, e.games, e.provisional, e.half_rating, e.listed)
-                          for e in outcome.entries),
-        "events": sorted((r.event_id, r.player_id, repr(r.before), repr(r.after), r.games)
-                         for r in outcome.event_ratings),
-        "norms": sorted((n.event_id, n.player_id, n.title) for n in outcome.norms),
-    })
+    return canonical_digest(
+        {
+            "entries": sorted(
+                (
+                    e.player_id,
+                    repr(e.rating),
+                    repr(e.rd),
+                    e.published_rating,
+                    e.published_rd,
+                    e.games,
+                    e.provisional,
+                    e.half_rating,
+                    e.listed,
+                )
+                for e in outcome.entries
+            ),
+            "events": sorted(
+                (r.event_id, r.player_id, repr(r.before), repr(r.after), r.games)
+                for r in outcome.event_ratings
+            ),
+            "norms": sorted((n.event_id, n.player_id, n.title) for n in outcome.norms),
+        }
+    )
 
 
 def execute_run(*, run_id: int) -> RatingRun | None:
@@ -144,9 +171,12 @@ def execute_run(*, run_id: int) -> RatingRun | None:
         with transaction.atomic():
             # Lock the run row only (of=self): locking the joined federation would make a run of
             # another period of the same federation skip this one as "locked".
-            run = (RatingRun.objects.select_for_update(skip_locked=True, of=("self",))
-                   .select_related("federation", "period")
-                   .filter(pk=run_id, status__in=ACTIVE_RUN_STATUSES).first())
+            run = (
+                RatingRun.objects.select_for_update(skip_locked=True, of=("self",))
+                .select_related("federation", "period")
+                .filter(pk=run_id, status__in=ACTIVE_RUN_STATUSES)
+                .first()
+            )
             if run is None:
                 return None
             run.status = RunStatus.RUNNING
@@ -174,8 +204,13 @@ def _write(run: RatingRun, result: dict, started: float) -> None:
     if ctx.base_list is not None:
         previous = dict(ctx.base_list.entries.values_list("player_id", "rating"))
     rating_list = RatingList.objects.create(
-        federation=run.federation, period=run.period, run=run, previous=ctx.base_list,
-        entry_count=sum(1 for e in outcome.entries if e.listed), output_digest=output_digest)
+        federation=run.federation,
+        period=run.period,
+        run=run,
+        previous=ctx.base_list,
+        entry_count=sum(1 for e in outcome.entries if e.listed),
+        output_digest=output_digest,
+    )
     persistence.write_entries(rating_list, outcome.entries, previous)
     persistence.write_event_ratings(run, outcome.event_ratings)
     persistence.write_norms(run, outcome.norms)
@@ -212,8 +247,10 @@ def _fault_pause(variable: str = "RATING_RUN_FAULT_PAUSE_FILE") -> None:
 def _record_failure(run_id: int, error: Exception) -> None:
     with transaction.atomic():
         updated = RatingRun.objects.filter(pk=run_id, status__in=ACTIVE_RUN_STATUSES).update(
-            status=RunStatus.FAILED, finished_at=timezone.now(),
-            error=f"{type(error).__name__}: {error}"[:5000])
+            status=RunStatus.FAILED,
+            finished_at=timezone.now(),
+            error=f"{type(error).__name__}: {error}"[:5000],
+        )
         if updated:
             run = RatingRun.objects.get(pk=run_id)
             audit.record(actor=None, action="run_failed", obj=run, message=run.error)
@@ -221,24 +258,36 @@ def _record_failure(run_id: int, error: Exception) -> None:
 
 @transaction.atomic
 def publish_list(*, list_id: int, by=None) -> RatingList:
-    rating_list = (RatingList.objects.select_for_update().select_related("period", "run")
-                   .filter(pk=list_id).first())
+    rating_list = (
+        RatingList.objects.select_for_update()
+        .select_related("period", "run")
+        .filter(pk=list_id)
+        .first()
+    )
     if rating_list is None:
         raise RunError(f"rating list {list_id} does not exist")
     if rating_list.status != ListStatus.DRAFT:
-        raise RunError(f"rating list {list_id} is {rating_list.status}; only a draft can be "
-                       "published")
+        raise RunError(
+            f"rating list {list_id} is {rating_list.status}; only a draft can be published"
+        )
     if rating_list.run.status != RunStatus.SUCCEEDED:
         raise RunError(f"the run of list {list_id} has not succeeded")
     newer = RatingList.objects.filter(
-        federation=rating_list.federation, status=ListStatus.PUBLISHED,
-        period__valid_from__gt=rating_list.period.valid_from).exists()
+        federation=rating_list.federation,
+        status=ListStatus.PUBLISHED,
+        period__valid_from__gt=rating_list.period.valid_from,
+    ).exists()
     if newer:
-        raise RunError("a list of a later period is already published; re-run that period "
-                       "after publishing this correction")
+        raise RunError(
+            "a list of a later period is already published; re-run that period "
+            "after publishing this correction"
+        )
     superseded = None
-    current = (RatingList.objects.select_for_update()
-               .filter(period=rating_list.period, status=ListStatus.PUBLISHED).first())
+    current = (
+        RatingList.objects.select_for_update()
+        .filter(period=rating_list.period, status=ListStatus.PUBLISHED)
+        .first()
+    )
     if current is not None:
         current.status = ListStatus.SUPERSEDED
         current.save()
@@ -252,25 +301,41 @@ def publish_list(*, list_id: int, by=None) -> RatingList:
 
     # A result saved after the run started is not in this list (the run read the old one): keep
     # the period marked for a re-run instead of clearing the mark.
-    changed = (Game.objects.filter(event__federation=rating_list.federation,
-                                   event__code__in=rating_list.run.report.get("events", []),
-                                   updated_at__gt=rating_list.run.started_at)
-               .select_related("event").first() if rating_list.run.started_at else None)
+    changed = (
+        Game.objects.filter(
+            event__federation=rating_list.federation,
+            event__code__in=rating_list.run.report.get("events", []),
+            updated_at__gt=rating_list.run.started_at,
+        )
+        .select_related("event")
+        .first()
+        if rating_list.run.started_at
+        else None
+    )
     RatingPeriod.objects.filter(pk=rating_list.period_id).update(
         needs_rerun=changed is not None,
         needs_rerun_reason=f"a result of {changed.event.code} changed while "
-                           f"{rating_list.period.code} was being rated" if changed else "")
+        f"{rating_list.period.code} was being rated"
+        if changed
+        else "",
+    )
 
-    Event.objects.filter(code__in=rating_list.run.report.get("events", []),
-                         federation=rating_list.federation,
-                         status=EventStatus.ACCEPTED).update(status=EventStatus.RATED)
+    Event.objects.filter(
+        code__in=rating_list.run.report.get("events", []),
+        federation=rating_list.federation,
+        status=EventStatus.ACCEPTED,
+    ).update(status=EventStatus.RATED)
     _fault_pause("RATING_PUBLISH_FAULT_PAUSE_FILE")
     page_cache.bump_generation()
     transaction.on_commit(page_cache.bump_generation)  # what rendered meanwhile is stale too
-    audit.record(actor=by, action="publish", obj=rating_list,
-                 message=f"published {rating_list.entry_count} entries for "
-                         f"{rating_list.period.code}"
-                         + (f", superseding list {superseded.pk}" if superseded else ""))
+    audit.record(
+        actor=by,
+        action="publish",
+        obj=rating_list,
+        message=f"published {rating_list.entry_count} entries for "
+        f"{rating_list.period.code}"
+        + (f", superseding list {superseded.pk}" if superseded else ""),
+    )
     return rating_list
 
 
@@ -278,8 +343,9 @@ def discard_list(*, list_id: int, by=None) -> None:
     with transaction.atomic():
         rating_list = RatingList.objects.select_for_update().get(pk=list_id)
         if rating_list.status != ListStatus.DRAFT:
-            raise RunError(f"rating list {list_id} is {rating_list.status}; only drafts can be "
-                           "discarded")
+            raise RunError(
+                f"rating list {list_id} is {rating_list.status}; only drafts can be discarded"
+            )
         rating_list.status = ListStatus.DISCARDED
         rating_list.save()
         audit.record(actor=by, action="discard", obj=rating_list)
@@ -287,11 +353,14 @@ def discard_list(*, list_id: int, by=None) -> None:
 
 def mark_needs_rerun(*, event_id: int, reason: str) -> int:
     """A result of an already rated event changed: flag every period whose runs rated it."""
-    period_ids = set(RatingList.objects.filter(
-        status=ListStatus.PUBLISHED, run__event_ratings__event_id=event_id)
-        .values_list("period_id", flat=True))
-    return RatingPeriod.objects.filter(id__in=period_ids).update(needs_rerun=True,
-                                                                needs_rerun_reason=reason[:500])
+    period_ids = set(
+        RatingList.objects.filter(
+            status=ListStatus.PUBLISHED, run__event_ratings__event_id=event_id
+        ).values_list("period_id", flat=True)
+    )
+    return RatingPeriod.objects.filter(id__in=period_ids).update(
+        needs_rerun=True, needs_rerun_reason=reason[:500]
+    )
 
 
 def reap_stuck_runs(*, older_than: timedelta | None = None) -> int:
@@ -301,18 +370,25 @@ def reap_stuck_runs(*, older_than: timedelta | None = None) -> int:
     from ratings import tasks
 
     older_than = older_than or timedelta(seconds=settings.RATING_RUN_REAP_AFTER_SECONDS)
-    stuck = list(RatingRun.objects.filter(status__in=ACTIVE_RUN_STATUSES,
-                                          requested_at__lt=timezone.now() - older_than)
-                 .values_list("id", flat=True))
+    stuck = list(
+        RatingRun.objects.filter(
+            status__in=ACTIVE_RUN_STATUSES, requested_at__lt=timezone.now() - older_than
+        ).values_list("id", flat=True)
+    )
     for run_id in stuck:
         tasks.execute_run.delay(run_id)
     return len(stuck)
 
 
 def last_rated_code(federation: Federation) -> str | None:
-    latest = (RatingList.objects.filter(federation=federation,
-                                        status__in=[ListStatus.PUBLISHED, ListStatus.DRAFT])
-              .order_by("-period__valid_from").select_related("period").first())
+    latest = (
+        RatingList.objects.filter(
+            federation=federation, status__in=[ListStatus.PUBLISHED, ListStatus.DRAFT]
+        )
+        .order_by("-period__valid_from")
+        .select_related("period")
+        .first()
+    )
     return latest.period.code if latest else None
 
 
@@ -323,23 +399,38 @@ def run_now(*, federation: Federation, period_code: str, by=None) -> RatingRun:
 
 
 @transaction.atomic
-def import_list(*, federation: Federation, period_code: str, entries: list[dict],
-                by=None, note: str = "imported from the previous rating system") -> RatingList:
+def import_list(
+    *,
+    federation: Federation,
+    period_code: str,
+    entries: list[dict],
+    by=None,
+    note: str = "imported from the previous rating system",
+) -> RatingList:
     """Publish a list carried over from elsewhere (a federation's starting point)."""
     from ratings.runners.common import EntryRow
 
     period = ensure_period(federation=federation, code=period_code)
     now = timezone.now()
     run = RatingRun.objects.create(
-        federation=federation, period=period, status=RunStatus.SUCCEEDED, engine="import",
-        engine_version="import", started_at=now, finished_at=now, report={"note": note},
-        input_digest=canonical_digest(entries))
+        federation=federation,
+        period=period,
+        status=RunStatus.SUCCEEDED,
+        engine="import",
+        engine_version="import",
+        started_at=now,
+        finished_at=now,
+        report={"note": note},
+        input_digest=canonical_digest(entries),
+    )
     rows = [EntryRow(**row) for row in entries]
-    rating_list = RatingList.objects.create(federation=federation, period=period, run=run,
-                                            entry_count=len(rows))
+    rating_list = RatingList.objects.create(
+        federation=federation, period=period, run=run, entry_count=len(rows)
+    )
     persistence.write_entries(rating_list, rows, {})
     rating_list.output_digest = run.output_digest = canonical_digest(
-        sorted((r.player_id, repr(r.rating), repr(r.rd)) for r in rows))
+        sorted((r.player_id, repr(r.rating), repr(r.rd)) for r in rows)
+    )
     rating_list.save()
     run.save()
     return publish_list(list_id=rating_list.id, by=by)
@@ -349,8 +440,9 @@ def schedule_due_runs(*, today: date) -> list[RatingRun]:
     """Open and queue each federation's due periods (oldest first; one per federation)."""
     runs = []
     for federation in Federation.objects.all():
-        due = periods.due_periods(federation.system, last_rated_code(federation), today,
-                                  params=calendar_of(federation))
+        due = periods.due_periods(
+            federation.system, last_rated_code(federation), today, params=calendar_of(federation)
+        )
         if due:
             runs.append(request_run(federation=federation, period_code=due[0].code))
     return runs

@@ -11,5 +11,7 @@ from tournaments.models import Game
 def game_changed(sender, instance: Game, **kwargs):
     from ratings.services import mark_needs_rerun
 
-    mark_needs_rerun(event_id=instance.event_id,
-                     reason=f"a result of {instance.event.code} changed after it was rated")
+    mark_needs_rerun(
+        event_id=instance.event_id,
+        reason=f"a result of {instance.event.code} changed after it was rated",
+    )

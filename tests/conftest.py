@@ -13,7 +13,9 @@ from federation.triggers import UNLOCK_TABLE
 
 def pytest_collection_modifyitems(config, items):
     skip_pg = pytest.mark.skip(reason="needs PostgreSQL: set DATABASE_URL=postgres://...")
-    skip_redis = pytest.mark.skip(reason="needs Redis and a Celery worker: set REDIS_URL=redis://...")
+    skip_redis = pytest.mark.skip(
+        reason="needs Redis and a Celery worker: set REDIS_URL=redis://..."
+    )
     on_pg = os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://"))
     for item in items:
         if "postgres" in item.keywords and not on_pg:

@@ -25,21 +25,27 @@ from tournaments.models import (
 
 def make_user(username: str, *, superuser: bool = False, staff: bool = True):
     User = get_user_model()
-    user = User.objects.create_user(username=username, password="pw-" + username,
-                                    is_staff=staff, is_superuser=superuser)
+    user = User.objects.create_user(
+        username=username, password="pw-" + username, is_staff=staff, is_superuser=superuser
+    )
     return user
 
 
-def make_official(username: str, federation: Federation,
-                  role: str = OfficialRole.RATING_OFFICER):
+def make_official(username: str, federation: Federation, role: str = OfficialRole.RATING_OFFICER):
     user = make_user(username)
     Official.objects.create(user=user, federation=federation, role=role)
     return user
 
 
 def make_player(federation: Federation, fid: str, surname: str = "Player", **extra) -> Player:
-    return Player.objects.create(federation=federation, federation_player_id=fid,
-                                 surname=surname, given_name="Test", country="DE", **extra)
+    return Player.objects.create(
+        federation=federation,
+        federation_player_id=fid,
+        surname=surname,
+        given_name="Test",
+        country="DE",
+        **extra,
+    )
 
 
 def make_world(code: str, system: str = "iccf") -> dict:
@@ -49,31 +55,50 @@ def make_world(code: str, system: str = "iccf") -> dict:
     a = make_player(federation, "1", f"Alpha{code}")
     b = make_player(federation, "2", f"Bravo{code}")
     c = make_player(federation, "3", f"Charlie{code}")
-    event = Event.objects.create(federation=federation, name=f"Open {code}", code=f"{code}-OPEN",
-                                 kind=EventKind.TEAM, start=date(2026, 1, 1),
-                                 end=date(2026, 3, 1))
+    event = Event.objects.create(
+        federation=federation,
+        name=f"Open {code}",
+        code=f"{code}-OPEN",
+        kind=EventKind.TEAM,
+        start=date(2026, 1, 1),
+        end=date(2026, 3, 1),
+    )
     game = Game.objects.create(event=event, round=1, white=a, black=b, result=Result.WHITE_WINS)
     team = Team.objects.create(event=event, name=f"Team {code}")
     member = TeamMember.objects.create(team=team, player=c, board=1)
     substitution = Substitution.objects.create(game=game, side="white", replaces=c)
-    problem = Problem.objects.create(event=event, round=1, number=1, group="twomover",
-                                     original=True)
+    problem = Problem.objects.create(
+        event=event, round=1, number=1, group="twomover", original=True
+    )
     score = SolverScore.objects.create(problem=problem, solver=a, points=Decimal("5.00"))
     attestation = Attestation.objects.create(event=event, rule_id="WFCC-R12", by=official)
-    override = AcceptanceOverride.objects.create(event=event, rule_ids=["WFCC-R4"],
-                                                 reason="test", by=official)
-    audit = AuditEvent.objects.create(federation=federation, actor=official, action="create",
-                                      object_type="federation.Player", object_id=str(a.pk),
-                                      object_repr=str(a))
+    override = AcceptanceOverride.objects.create(
+        event=event, rule_ids=["WFCC-R4"], reason="test", by=official
+    )
+    audit = AuditEvent.objects.create(
+        federation=federation,
+        actor=official,
+        action="create",
+        object_type="federation.Player",
+        object_id=str(a.pk),
+        object_repr=str(a),
+    )
     world = {
-        "federation.Federation": federation, "federation.Player": a,
+        "federation.Federation": federation,
+        "federation.Player": a,
         "federation.Official": Official.objects.get(user=official),
-        "federation.AuditEvent": audit, "tournaments.Event": event, "tournaments.Game": game,
-        "tournaments.Team": team, "tournaments.TeamMember": member,
-        "tournaments.Substitution": substitution, "tournaments.Problem": problem,
-        "tournaments.SolverScore": score, "tournaments.Attestation": attestation,
+        "federation.AuditEvent": audit,
+        "tournaments.Event": event,
+        "tournaments.Game": game,
+        "tournaments.Team": team,
+        "tournaments.TeamMember": member,
+        "tournaments.Substitution": substitution,
+        "tournaments.Problem": problem,
+        "tournaments.SolverScore": score,
+        "tournaments.Attestation": attestation,
         "tournaments.AcceptanceOverride": override,
-        "user": official, "players": [a, b, c],
+        "user": official,
+        "players": [a, b, c],
     }
     from tests.rating_factories import add_rating_rows
 

@@ -28,27 +28,37 @@ class EgfUploadForm(forms.Form):
     federation = forms.ModelChoiceField(queryset=None)
     table = forms.FileField(label="Results table (.h9, .h2, …)")
     default_reduction = forms.IntegerField(
-        required=False, min_value=0, max_value=9, label="Handicap reduction",
-        help_text="Only needed when the file has neither HA[hN] nor a .hN extension.")
+        required=False,
+        min_value=0,
+        max_value=9,
+        label="Handicap reduction",
+        help_text="Only needed when the file has neither HA[hN] nor a .hN extension.",
+    )
 
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["federation"].queryset = visible_federations(user).filter(
-            system=RatingSystem.EGF)
+            system=RatingSystem.EGF
+        )
 
     def clean_table(self):
         upload = self.cleaned_data["table"]
         if upload.size > MAX_BYTES:
-            raise forms.ValidationError(f"{upload.name} is {upload.size:,} bytes; a results "
-                                        f"table is at most {MAX_BYTES:,} bytes.")
+            raise forms.ValidationError(
+                f"{upload.name} is {upload.size:,} bytes; a results "
+                f"table is at most {MAX_BYTES:,} bytes."
+            )
         return upload
 
 
 class EgfImportMixin:
     def get_urls(self):
         return [
-            path("import-egf/", self.admin_site.admin_view(self.egf_import_view),
-                 name="tournaments_event_import_egf"),
+            path(
+                "import-egf/",
+                self.admin_site.admin_view(self.egf_import_view),
+                name="tournaments_event_import_egf",
+            ),
             *super().get_urls(),
         ]
 
@@ -58,43 +68,62 @@ class EgfImportMixin:
         if request.method == "POST" and "confirm" in request.POST:
             return self._egf_confirm(request)
         form = EgfUploadForm(request.POST or None, request.FILES or None, user=request.user)
-        context = {**self.admin_site.each_context(request), "opts": self.opts, "form": form,
-                   "title": "Import an EGF results table"}
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "form": form,
+            "title": "Import an EGF results table",
+        }
         if request.method == "POST" and form.is_valid():
             data = form.cleaned_data["table"].read()
             federation = form.cleaned_data["federation"]
             reduction = form.cleaned_data["default_reduction"]
-            preview = preview_import(federation=federation, data=data,
-                                     filename=form.cleaned_data["table"].name,
-                                     default_reduction=reduction)
+            preview = preview_import(
+                federation=federation,
+                data=data,
+                filename=form.cleaned_data["table"].name,
+                default_reduction=reduction,
+            )
             context["preview"] = preview
             if not preview.errors:
-                context["token"] = signing.dumps({
-                    "federation": federation.pk, "filename": preview.filename,
-                    "reduction": reduction, "data": base64.b64encode(data).decode()},
-                    salt=SIGNING_SALT, compress=True)
+                context["token"] = signing.dumps(
+                    {
+                        "federation": federation.pk,
+                        "filename": preview.filename,
+                        "reduction": reduction,
+                        "data": base64.b64encode(data).decode(),
+                    },
+                    salt=SIGNING_SALT,
+                    compress=True,
+                )
         return TemplateResponse(request, "admin/tournaments/event/import_egf.html", context)
 
     def _egf_confirm(self, request):
         try:
-            payload = signing.loads(request.POST.get("token", ""), salt=SIGNING_SALT,
-                                    max_age=3600)
+            payload = signing.loads(request.POST.get("token", ""), salt=SIGNING_SALT, max_age=3600)
         except signing.BadSignature:
-            self.message_user(request, "The import expired or was altered; upload the file "
-                              "again.", messages.ERROR)
+            self.message_user(
+                request, "The import expired or was altered; upload the file again.", messages.ERROR
+            )
             return HttpResponseRedirect(reverse("admin:tournaments_event_import_egf"))
         federation = visible_federations(request.user).filter(pk=payload["federation"]).first()
         if federation is None:
             raise PermissionDenied
         try:
-            event = confirm_import(federation=federation,
-                                   data=base64.b64decode(payload["data"]),
-                                   filename=payload["filename"], by=request.user,
-                                   default_reduction=payload["reduction"])
+            event = confirm_import(
+                federation=federation,
+                data=base64.b64decode(payload["data"]),
+                filename=payload["filename"],
+                by=request.user,
+                default_reduction=payload["reduction"],
+            )
         except ImportRefused as refused:
             for error in refused.errors[:50]:
                 self.message_user(request, error, messages.ERROR)
             return HttpResponseRedirect(reverse("admin:tournaments_event_import_egf"))
-        self.message_user(request, f"Imported {event.code}: {event.games.count()} game rows. "
-                          "Check the time control, then submit it for acceptance.")
+        self.message_user(
+            request,
+            f"Imported {event.code}: {event.games.count()} game rows. "
+            "Check the time control, then submit it for acceptance.",
+        )
         return HttpResponseRedirect(reverse("admin:tournaments_event_change", args=[event.pk]))

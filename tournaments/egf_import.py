@@ -77,18 +77,25 @@ def _result_code(game: egf_format.TableGame) -> str:
         return Result.UNKNOWN
     scores = (game.white_score, game.black_score)
     if game.by_default:
-        return {(1.0, 0.0): Result.WHITE_WINS_BY_DEFAULT, (0.0, 1.0): Result.BLACK_WINS_BY_DEFAULT,
-                }.get(scores, Result.DOUBLE_FORFEIT)
-    return {(1.0, 0.0): Result.WHITE_WINS, (0.0, 1.0): Result.BLACK_WINS,
-            (0.5, 0.5): Result.DRAW, (1.0, 1.0): Result.BOTH_WIN,
-            (0.0, 0.0): Result.BOTH_LOSE}.get(scores, Result.UNKNOWN)
+        return {
+            (1.0, 0.0): Result.WHITE_WINS_BY_DEFAULT,
+            (0.0, 1.0): Result.BLACK_WINS_BY_DEFAULT,
+        }.get(scores, Result.DOUBLE_FORFEIT)
+    return {
+        (1.0, 0.0): Result.WHITE_WINS,
+        (0.0, 1.0): Result.BLACK_WINS,
+        (0.5, 0.5): Result.DRAW,
+        (1.0, 1.0): Result.BOTH_WIN,
+        (0.0, 0.0): Result.BOTH_LOSE,
+    }.get(scores, Result.UNKNOWN)
 
 
 FREE_ROUND_RESULTS = {"+": Result.BYE_WIN, "-": Result.BYE_LOSS, "=": Result.BYE_HALF}
 
 
-def preview_import(*, federation: Federation, data: bytes, filename: str,
-                   default_reduction: int | None = None) -> ImportPreview:
+def preview_import(
+    *, federation: Federation, data: bytes, filename: str, default_reduction: int | None = None
+) -> ImportPreview:
     table = egf_format.parse_table(data, filename=filename, default_reduction=default_reduction)
     header = table.header
     errors = [str(issue) for issue in table.errors]
@@ -104,11 +111,22 @@ def preview_import(*, federation: Federation, data: bytes, filename: str,
     if federation.system != "egf":
         errors.append(f"{federation.code} is not an EGF federation")
     preview = ImportPreview(
-        federation=federation, filename=filename, event_name=header.name or code,
-        event_code=code, rating_class=header.tournament_class or "", start=start, end=end,
-        location=header.city or header.place or "", rounds=table.rounds, players=[],
-        games=list(table.games), free_rounds=list(table.free_rounds),
-        warnings=[str(w) for w in table.warnings], errors=errors, table=table)
+        federation=federation,
+        filename=filename,
+        event_name=header.name or code,
+        event_code=code,
+        rating_class=header.tournament_class or "",
+        start=start,
+        end=end,
+        location=header.city or header.place or "",
+        rounds=table.rounds,
+        players=[],
+        games=list(table.games),
+        free_rounds=list(table.free_rounds),
+        warnings=[str(w) for w in table.warnings],
+        errors=errors,
+        table=table,
+    )
     preview.errors += _storage_errors(table, code)
     if not table.players:
         return preview
@@ -127,16 +145,20 @@ MAX_ROUNDS = 32767
 def _storage_errors(table: egf_format.ParsedTable, code: str) -> list[str]:
     errors = []
     if len(code) > MAX_CODE:
-        errors.append(f"line 0: the event code {code[:50]!r} (TC tag or file name) is longer "
-                      f"than {MAX_CODE} characters")
+        errors.append(
+            f"line 0: the event code {code[:50]!r} (TC tag or file name) is longer "
+            f"than {MAX_CODE} characters"
+        )
     if table.rounds > MAX_ROUNDS:
         errors.append(f"line 0: {table.rounds} rounds; the site stores at most {MAX_ROUNDS}")
     lines = {p.ordinal: p.line for p in table.players}
     for game in table.games:
         if game.handicap > MAX_HANDICAP:
-            errors.append(f"line {lines.get(game.white, 0)}: round {game.round}: "
-                          f"{game.handicap} handicap stones; the site stores at most "
-                          f"{MAX_HANDICAP}")
+            errors.append(
+                f"line {lines.get(game.white, 0)}: round {game.round}: "
+                f"{game.handicap} handicap stones; the site stores at most "
+                f"{MAX_HANDICAP}"
+            )
     return errors
 
 
@@ -149,13 +171,18 @@ def new_player_id(event_code: str, ordinal: int) -> str:
 
 
 def _new_id_errors(federation: Federation, preview: ImportPreview) -> list[str]:
-    wanted = {new_player_id(preview.event_code, m.ordinal): m for m in preview.new_players
-              if not m.pin}
-    taken = _chunked(Player.objects.filter(federation=federation), "federation_player_id__in",
-                     set(wanted))
-    return [f"line 0: player {wanted[p.federation_player_id].name!r} has no EGD PIN and the id "
-            f"{p.federation_player_id!r} made for him is already another player's; add the PIN "
-            "to the file" for p in taken]
+    wanted = {
+        new_player_id(preview.event_code, m.ordinal): m for m in preview.new_players if not m.pin
+    }
+    taken = _chunked(
+        Player.objects.filter(federation=federation), "federation_player_id__in", set(wanted)
+    )
+    return [
+        f"line 0: player {wanted[p.federation_player_id].name!r} has no EGD PIN and the id "
+        f"{p.federation_player_id!r} made for him is already another player's; add the PIN "
+        "to the file"
+        for p in taken
+    ]
 
 
 def _chunked(queryset, lookup: str, values: set[str], size: int = 500):
@@ -163,14 +190,13 @@ def _chunked(queryset, lookup: str, values: set[str], size: int = 500):
     names 200,000 players, beyond SQLite's limit of variables in one statement."""
     ordered = sorted(values)
     for start in range(0, len(ordered), size):
-        yield from queryset.filter(**{lookup: ordered[start:start + size]})
+        yield from queryset.filter(**{lookup: ordered[start : start + size]})
 
 
 def _match_players(federation: Federation, players) -> list[PlayerMatch]:
     pins = {p.pin for p in players if p.pin}
     mine = Player.objects.filter(federation=federation)
-    by_pin = {p.federation_player_id: p for p in
-              _chunked(mine, "federation_player_id__in", pins)}
+    by_pin = {p.federation_player_id: p for p in _chunked(mine, "federation_player_id__in", pins)}
     surnames = {p.surname.lower() for p in players}
     by_name = {}
     for candidate in _chunked(mine, "surname__in", {p.surname for p in players}):
@@ -186,49 +212,91 @@ def _match_players(federation: Federation, players) -> list[PlayerMatch]:
         else:
             found = by_name.get((p.surname.lower(), p.first_name.lower(), country))
             how = "name and country" if found else "new"
-        matches.append(PlayerMatch(p.ordinal, p.surname, p.first_name, p.grade, country, p.pin,
-                                   found, how))
+        matches.append(
+            PlayerMatch(p.ordinal, p.surname, p.first_name, p.grade, country, p.pin, found, how)
+        )
     return matches
 
 
 @transaction.atomic
-def confirm_import(*, federation: Federation, data: bytes, filename: str, by=None,
-                   default_reduction: int | None = None) -> Event:
+def confirm_import(
+    *,
+    federation: Federation,
+    data: bytes,
+    filename: str,
+    by=None,
+    default_reduction: int | None = None,
+) -> Event:
     """Re-parses the file (never trusts an earlier preview) and saves it all or nothing."""
-    preview = preview_import(federation=federation, data=data, filename=filename,
-                             default_reduction=default_reduction)
+    preview = preview_import(
+        federation=federation, data=data, filename=filename, default_reduction=default_reduction
+    )
     if preview.errors:
         raise ImportRefused(preview.errors)
     header = preview.table.header
     event = Event.objects.create(
-        federation=federation, name=preview.event_name[:200], code=preview.event_code,
-        kind=EventKind.INDIVIDUAL, status=EventStatus.DRAFT, start=preview.start,
-        end=preview.end, rating_class=preview.rating_class, location=preview.location[:200],
+        federation=federation,
+        name=preview.event_name[:200],
+        code=preview.event_code,
+        kind=EventKind.INDIVIDUAL,
+        status=EventStatus.DRAFT,
+        start=preview.start,
+        end=preview.end,
+        rating_class=preview.rating_class,
+        location=preview.location[:200],
         handicap_reduction=header.handicap_reduction,
-        komi=Decimal(str(header.komi)) if header.komi is not None else None)
-    audit.record(actor=by, action="import", obj=event,
-                 message=f"imported {preview.filename}: {len(preview.players)} players, "
-                         f"{len(preview.games)} games")
+        komi=Decimal(str(header.komi)) if header.komi is not None else None,
+    )
+    audit.record(
+        actor=by,
+        action="import",
+        obj=event,
+        message=f"imported {preview.filename}: {len(preview.players)} players, "
+        f"{len(preview.games)} games",
+    )
     players = {}
     for match in preview.players:
         player = match.player
         if player is None:
             player = Player.objects.create(
                 federation=federation,
-                federation_player_id=match.pin or new_player_id(preview.event_code,
-                                                                match.ordinal),
+                federation_player_id=match.pin or new_player_id(preview.event_code, match.ordinal),
                 surname=match.surname.replace("_", " ")[:100],
                 given_name=match.first_name.replace("_", " ")[:100],
-                country=match.country if len(match.country) == 2 and match.country != "XX"
-                else "", grade=match.grade)
-            audit.record(actor=by, action="create", obj=player, new=audit.snapshot(player),
-                         message=f"created by the import of {preview.filename}")
+                country=match.country if len(match.country) == 2 and match.country != "XX" else "",
+                grade=match.grade,
+            )
+            audit.record(
+                actor=by,
+                action="create",
+                obj=player,
+                new=audit.snapshot(player),
+                message=f"created by the import of {preview.filename}",
+            )
         players[match.ordinal] = player
     Game.objects.bulk_create(
-        [Game(event=event, round=g.round, white=players[g.white], black=players[g.black],
-              result=_result_code(g), handicap=g.handicap, finished_on=preview.end)
-         for g in preview.games]
-        + [Game(event=event, round=f.round, white=players[f.ordinal], black=None,
-                result=FREE_ROUND_RESULTS[f.symbol], finished_on=preview.end)
-           for f in preview.free_rounds])
+        [
+            Game(
+                event=event,
+                round=g.round,
+                white=players[g.white],
+                black=players[g.black],
+                result=_result_code(g),
+                handicap=g.handicap,
+                finished_on=preview.end,
+            )
+            for g in preview.games
+        ]
+        + [
+            Game(
+                event=event,
+                round=f.round,
+                white=players[f.ordinal],
+                black=None,
+                result=FREE_ROUND_RESULTS[f.symbol],
+                finished_on=preview.end,
+            )
+            for f in preview.free_rounds
+        ]
+    )
     return event

@@ -52,10 +52,22 @@ class DemoLogin:
 def demo_logins() -> list[DemoLogin]:
     logins = [DemoLogin("admin", "admin" + DEMO_PASSWORD_SUFFIX, "*", "superuser")]
     for code in SHARES:
-        logins.append(DemoLogin(f"{code}-officer", f"{code}{DEMO_PASSWORD_SUFFIX}", code,
-                                OfficialRole.RATING_OFFICER))
-        logins.append(DemoLogin(f"{code}-director", f"{code}{DEMO_PASSWORD_SUFFIX}", code,
-                                OfficialRole.TOURNAMENT_DIRECTOR))
+        logins.append(
+            DemoLogin(
+                f"{code}-officer",
+                f"{code}{DEMO_PASSWORD_SUFFIX}",
+                code,
+                OfficialRole.RATING_OFFICER,
+            )
+        )
+        logins.append(
+            DemoLogin(
+                f"{code}-director",
+                f"{code}{DEMO_PASSWORD_SUFFIX}",
+                code,
+                OfficialRole.TOURNAMENT_DIRECTOR,
+            )
+        )
     return logins
 
 
@@ -81,16 +93,18 @@ class DemoSeeder:
         rng = self.rng
         rows = []
         for i in range(count):
-            rows.append(Player(
-                federation=federation,
-                federation_player_id=str(first_id + i),
-                surname=rng.choice(SURNAMES),
-                given_name=rng.choice(GIVEN_NAMES),
-                country=rng.choice(COUNTRIES),
-                club=f"{rng.choice(CLUBS)} {rng.choice(['Club', 'Society', 'Circle'])}",
-                active=rng.random() > 0.03,
-                **{k: (v(i) if callable(v) else v) for k, v in extra.items()},
-            ))
+            rows.append(
+                Player(
+                    federation=federation,
+                    federation_player_id=str(first_id + i),
+                    surname=rng.choice(SURNAMES),
+                    given_name=rng.choice(GIVEN_NAMES),
+                    country=rng.choice(COUNTRIES),
+                    club=f"{rng.choice(CLUBS)} {rng.choice(['Club', 'Society', 'Circle'])}",
+                    active=rng.random() > 0.03,
+                    **{k: (v(i) if callable(v) else v) for k, v in extra.items()},
+                )
+            )
         for row in rows:
             row.fill_folded_names()
         created = Player.objects.bulk_create(rows)
@@ -105,19 +119,26 @@ class DemoSeeder:
     # -- federations ---------------------------------------------------------------------------
     def run(self) -> None:
         with transaction.atomic():
-            counts = {code: max(20, int(self.total_players * share))
-                      for code, share in SHARES.items()}
+            counts = {
+                code: max(20, int(self.total_players * share)) for code, share in SHARES.items()
+            }
             federations = {
                 "iccf": Federation.objects.create(
-                    code="iccf", name="International Correspondence Chess Federation",
-                    system=RatingSystem.ICCF),
+                    code="iccf",
+                    name="International Correspondence Chess Federation",
+                    system=RatingSystem.ICCF,
+                ),
                 "egf": Federation.objects.create(
-                    code="egf", name="European Go Federation", system=RatingSystem.EGF),
+                    code="egf", name="European Go Federation", system=RatingSystem.EGF
+                ),
                 "playchess": Federation.objects.create(
-                    code="playchess", name="PlayChess", system=RatingSystem.PLAYCHESS),
+                    code="playchess", name="PlayChess", system=RatingSystem.PLAYCHESS
+                ),
                 "wfcc": Federation.objects.create(
-                    code="wfcc", name="World Federation for Chess Composition",
-                    system=RatingSystem.WFCC),
+                    code="wfcc",
+                    name="World Federation for Chess Composition",
+                    system=RatingSystem.WFCC,
+                ),
             }
             self.seed_iccf(federations["iccf"], counts["iccf"])
             self.seed_egf(federations["egf"], counts["egf"])
@@ -142,8 +163,11 @@ class DemoSeeder:
                 if rng.random() > share:
                     continue
                 rating = round(self.strength[player.pk] + rng.gauss(0, 60), 2)
-                row = {"player_id": player.pk, "rating": rating,
-                       "published_rating": half_up_int(rating)}
+                row = {
+                    "player_id": player.pk,
+                    "rating": rating,
+                    "published_rating": half_up_int(rating),
+                }
                 if with_rd:
                     rd = float(rng.randint(40, 140))
                     row.update(rd=rd, published_rd=int(rd))
@@ -155,85 +179,116 @@ class DemoSeeder:
     def seed_logins(self, federations: dict[str, Federation]) -> None:
         User = get_user_model()
         for login in demo_logins():
-            user = User(username=login.username, is_staff=True,
-                        is_superuser=login.role == "superuser")
+            user = User(
+                username=login.username, is_staff=True, is_superuser=login.role == "superuser"
+            )
             user.set_password(login.password)
             user.save()
             if login.federation != "*":
-                Official.objects.create(user=user, federation=federations[login.federation],
-                                        role=login.role)
+                Official.objects.create(
+                    user=user, federation=federations[login.federation], role=login.role
+                )
 
     def seed_iccf(self, federation: Federation, count: int) -> None:
         rng = self.rng
         fide_date = date(2025, 7, 1)
         players = self._players(
-            federation, count, 100001,
-            fide_rating=lambda i: (rng.randint(1700, 2450) if i % 9 == 0 else None),
-            fide_list_date=lambda i: (fide_date if i % 9 == 0 else None),
+            federation,
+            count,
+            100001,
+            fide_rating=lambda i: rng.randint(1700, 2450) if i % 9 == 0 else None,
+            fide_list_date=lambda i: fide_date if i % 9 == 0 else None,
         )
         self._set_strengths(players, 1950, 220)
         # Sections of 7, round robin, games reported from Sep 2025 to Aug 2026.
         rng.shuffle(players)
-        sections = [players[i:i + 7] for i in range(0, len(players) - 6, 7)]
+        sections = [players[i : i + 7] for i in range(0, len(players) - 6, 7)]
         for number, section in enumerate(sections[: max(4, len(sections) * 3 // 4)], start=1):
             start = _between(rng, date(2025, 6, 1), date(2025, 10, 31))
             event = Event.objects.create(
-                federation=federation, name=f"Demo Open Section {number}",
-                code=f"ICCF-DEMO-{number:03d}", kind=EventKind.INDIVIDUAL,
-                status=EventStatus.ACCEPTED, announced_on=start - timedelta(days=60),
-                start=start, end=date(2026, 8, 31),
-                transmission=Transmission.ELECTRONIC, reflection_days=50, reflection_moves=10,
+                federation=federation,
+                name=f"Demo Open Section {number}",
+                code=f"ICCF-DEMO-{number:03d}",
+                kind=EventKind.INDIVIDUAL,
+                status=EventStatus.ACCEPTED,
+                announced_on=start - timedelta(days=60),
+                start=start,
+                end=date(2026, 8, 31),
+                transmission=Transmission.ELECTRONIC,
+                reflection_days=50,
+                reflection_moves=10,
                 location="ICCF webserver",
             )
             self._round_robin(event, section, date(2025, 9, 1), date(2026, 8, 31), 0.45)
         self._iccf_team_event(federation, sections[-4:])
         Event.objects.create(
-            federation=federation, name="Blitz-by-post experiment (too fast)",
-            code="ICCF-DEMO-FAST", kind=EventKind.INDIVIDUAL, status=EventStatus.SUBMITTED,
-            start=date(2026, 3, 1), end=date(2026, 9, 30),
-            transmission=Transmission.POSTAL_OFF, reflection_days=10, reflection_moves=10,
+            federation=federation,
+            name="Blitz-by-post experiment (too fast)",
+            code="ICCF-DEMO-FAST",
+            kind=EventKind.INDIVIDUAL,
+            status=EventStatus.SUBMITTED,
+            start=date(2026, 3, 1),
+            end=date(2026, 9, 30),
+            transmission=Transmission.POSTAL_OFF,
+            reflection_days=10,
+            reflection_moves=10,
         )
 
-    def _round_robin(self, event: Event, players: list[Player], first: date, last: date,
-                     draw_rate: float) -> list[Game]:
+    def _round_robin(
+        self, event: Event, players: list[Player], first: date, last: date, draw_rate: float
+    ) -> list[Game]:
         rng = self.rng
         games = []
         for round_no, (a, b) in enumerate(itertools.combinations(players, 2), start=1):
             white, black = (a, b) if rng.random() < 0.5 else (b, a)
             finished = _between(rng, first, last)
-            games.append(Game(
-                event=event, round=1 + round_no % max(1, len(players) - 1),
-                white=white, black=black,
-                result=_chess_result(rng, self.strength[white.pk] - self.strength[black.pk],
-                                     draw_rate),
-                finished_on=finished, reported_on=min(last, finished + timedelta(days=rng.randint(0, 3))),
-            ))
+            games.append(
+                Game(
+                    event=event,
+                    round=1 + round_no % max(1, len(players) - 1),
+                    white=white,
+                    black=black,
+                    result=_chess_result(
+                        rng, self.strength[white.pk] - self.strength[black.pk], draw_rate
+                    ),
+                    finished_on=finished,
+                    reported_on=min(last, finished + timedelta(days=rng.randint(0, 3))),
+                )
+            )
         return Game.objects.bulk_create(games)
 
     def _iccf_team_event(self, federation: Federation, groups: list[list[Player]]) -> None:
         rng = self.rng
         event = Event.objects.create(
-            federation=federation, name="Demo Nations Cup", code="ICCF-DEMO-TEAM",
-            kind=EventKind.TEAM, status=EventStatus.ACCEPTED, announced_on=date(2025, 5, 1),
-            start=date(2025, 8, 1), end=date(2026, 8, 31), transmission=Transmission.ELECTRONIC,
-            reflection_days=50, reflection_moves=10,
+            federation=federation,
+            name="Demo Nations Cup",
+            code="ICCF-DEMO-TEAM",
+            kind=EventKind.TEAM,
+            status=EventStatus.ACCEPTED,
+            announced_on=date(2025, 5, 1),
+            start=date(2025, 8, 1),
+            end=date(2026, 8, 31),
+            transmission=Transmission.ELECTRONIC,
+            reflection_days=50,
+            reflection_moves=10,
         )
         teams = []
         for index, group in enumerate(groups):
-            team = Team.objects.create(event=event, name=f"Team {COUNTRIES[index]}",
-                                       country=COUNTRIES[index])
+            team = Team.objects.create(
+                event=event, name=f"Team {COUNTRIES[index]}", country=COUNTRIES[index]
+            )
             regulars, substitutes = group[:4], group[4:6]
             for board, player in enumerate(regulars, start=1):
                 TeamMember.objects.create(team=team, player=player, board=board)
             for board, player in enumerate(substitutes, start=5):
-                TeamMember.objects.create(team=team, player=player, board=board,
-                                          is_substitute=True)
+                TeamMember.objects.create(team=team, player=player, board=board, is_substitute=True)
             teams.append((team, regulars, substitutes))
         pairings = itertools.combinations(teams, 2)
         for round_no, ((_, home, home_subs), (_, away, away_subs)) in enumerate(pairings, 1):
             for board in range(4):
-                white, black = (home[board], away[board]) if board % 2 == 0 else (
-                    away[board], home[board])
+                white, black = (
+                    (home[board], away[board]) if board % 2 == 0 else (away[board], home[board])
+                )
                 substitution = None
                 if rng.random() < 0.15:
                     # A substitute of the white side's team takes this board.
@@ -242,14 +297,18 @@ class DemoSeeder:
                     white = subs[0]
                 finished = _between(rng, date(2025, 9, 1), date(2026, 8, 31))
                 game = Game.objects.create(
-                    event=event, round=round_no, white=white, black=black,
-                    result=_chess_result(rng, self.strength[white.pk] - self.strength[black.pk],
-                                         0.5),
-                    finished_on=finished, reported_on=finished,
+                    event=event,
+                    round=round_no,
+                    white=white,
+                    black=black,
+                    result=_chess_result(
+                        rng, self.strength[white.pk] - self.strength[black.pk], 0.5
+                    ),
+                    finished_on=finished,
+                    reported_on=finished,
                 )
                 if substitution:
-                    Substitution.objects.create(game=game, side="white",
-                                                replaces=substitution[0])
+                    Substitution.objects.create(game=game, side="white", replaces=substitution[0])
 
     def seed_egf(self, federation: Federation, count: int) -> None:
         rng = self.rng
@@ -263,8 +322,11 @@ class DemoSeeder:
             k = int(player.grade[:-1])
             nominal = 2100 - 100 * k if player.grade.endswith("k") else 2000 + 100 * k
             self.strength[player.pk] = nominal + rng.gauss(0, 80)
-        classes = [("A", 90, TimeSystem.BYOYOMI, 30, None), ("B", 50, TimeSystem.CANADIAN, 300, 15),
-                   ("C", 30, TimeSystem.FISCHER, None, None)]
+        classes = [
+            ("A", 90, TimeSystem.BYOYOMI, 30, None),
+            ("B", 50, TimeSystem.CANADIAN, 300, 15),
+            ("C", 30, TimeSystem.FISCHER, None, None),
+        ]
         day = date(2025, 1, 11)
         number = 0
         while day < date(2026, 10, 31):
@@ -274,22 +336,36 @@ class DemoSeeder:
             field = sorted(rng.sample(players, size), key=lambda p: -self.strength[p.pk])
             handicap_event = number % 4 == 0
             event = Event.objects.create(
-                federation=federation, name=f"Demo Go Cup {number}",
-                code=f"T{day:%y%m%d}{chr(65 + number % 26)}", kind=EventKind.INDIVIDUAL,
-                status=EventStatus.ACCEPTED, start=day, end=day + timedelta(days=1),
-                rating_class=cls, basic_time_minutes=basic, time_system=system,
-                overtime_seconds=overtime, overtime_moves=stones,
+                federation=federation,
+                name=f"Demo Go Cup {number}",
+                code=f"T{day:%y%m%d}{chr(65 + number % 26)}",
+                kind=EventKind.INDIVIDUAL,
+                status=EventStatus.ACCEPTED,
+                start=day,
+                end=day + timedelta(days=1),
+                rating_class=cls,
+                basic_time_minutes=basic,
+                time_system=system,
+                overtime_seconds=overtime,
+                overtime_moves=stones,
                 fischer_bonus_seconds=10 if system == TimeSystem.FISCHER else None,
-                handicap_reduction=2 if handicap_event else 9, komi=Decimal("6.5"),
+                handicap_reduction=2 if handicap_event else 9,
+                komi=Decimal("6.5"),
                 location=rng.choice(["Prague", "Lyon", "Leipzig", "Brno", "Turin", "Utrecht"]),
             )
             self._egf_rounds(event, field, handicap_event, day)
             day += timedelta(days=rng.randint(14, 30))
         Event.objects.create(
-            federation=federation, name="Rapid night (class A declared, 20 minutes)",
-            code="T261107Z", kind=EventKind.INDIVIDUAL, status=EventStatus.SUBMITTED,
-            start=date(2026, 11, 7), end=date(2026, 11, 7), rating_class="A",
-            basic_time_minutes=20, time_system=TimeSystem.SUDDEN_DEATH,
+            federation=federation,
+            name="Rapid night (class A declared, 20 minutes)",
+            code="T261107Z",
+            kind=EventKind.INDIVIDUAL,
+            status=EventStatus.SUBMITTED,
+            start=date(2026, 11, 7),
+            end=date(2026, 11, 7),
+            rating_class="A",
+            basic_time_minutes=20,
+            time_system=TimeSystem.SUDDEN_DEATH,
         )
 
     def _egf_rounds(self, event: Event, field: list[Player], handicap: bool, day: date) -> None:
@@ -303,60 +379,108 @@ class DemoSeeder:
                 stronger, weaker = (a, b) if self.strength[a.pk] >= self.strength[b.pk] else (b, a)
                 stones = 0
                 if handicap:
-                    stones = max(0, min(9, int((self.strength[stronger.pk]
-                                                - self.strength[weaker.pk]) // 100) - 2))
-                white, black = (stronger, weaker) if stones or rng.random() < 0.5 else (
-                    weaker, stronger)
+                    stones = max(
+                        0,
+                        min(
+                            9,
+                            int((self.strength[stronger.pk] - self.strength[weaker.pk]) // 100) - 2,
+                        ),
+                    )
+                white, black = (
+                    (stronger, weaker) if stones or rng.random() < 0.5 else (weaker, stronger)
+                )
                 diff = self.strength[white.pk] - self.strength[black.pk] - 100 * stones
                 p_white = 1 / (1 + math.exp(-diff / 110))
                 result = Result.WHITE_WINS if rng.random() < p_white else Result.BLACK_WINS
                 if rng.random() < 0.01:
                     result = Result.WHITE_WINS_BY_DEFAULT
-                games.append(Game(event=event, round=round_no, white=white, black=black,
-                                  result=result, handicap=stones,
-                                  komi=Decimal("0.5") if stones else Decimal("6.5"),
-                                  finished_on=day, reported_on=day + timedelta(days=2)))
+                games.append(
+                    Game(
+                        event=event,
+                        round=round_no,
+                        white=white,
+                        black=black,
+                        result=result,
+                        handicap=stones,
+                        komi=Decimal("0.5") if stones else Decimal("6.5"),
+                        finished_on=day,
+                        reported_on=day + timedelta(days=2),
+                    )
+                )
             if len(order) % 2:
-                games.append(Game(event=event, round=round_no, white=order[-1], black=None,
-                                  result=Result.BYE_HALF, finished_on=day))
+                games.append(
+                    Game(
+                        event=event,
+                        round=round_no,
+                        white=order[-1],
+                        black=None,
+                        result=Result.BYE_HALF,
+                        finished_on=day,
+                    )
+                )
         Game.objects.bulk_create(games)
 
     def seed_playchess(self, federation: Federation, count: int) -> None:
         rng = self.rng
         players = self._players(
-            federation, count, 500001,
-            start_rating=lambda i: (float(rng.randrange(1200, 2300, 50)) if i % 5 == 0 else None),
+            federation,
+            count,
+            500001,
+            start_rating=lambda i: float(rng.randrange(1200, 2300, 50)) if i % 5 == 0 else None,
         )
         self._set_strengths(players, 1700, 250)
         month = date(2025, 11, 1)
         while month < date(2026, 11, 1):
             following = (month.replace(day=28) + timedelta(days=4)).replace(day=1)
             event = Event.objects.create(
-                federation=federation, name=f"Rated games {month:%B %Y}",
-                code=f"PC-{month:%Y-%m}", kind=EventKind.INDIVIDUAL,
-                status=EventStatus.ACCEPTED, start=month, end=following - timedelta(days=1),
+                federation=federation,
+                name=f"Rated games {month:%B %Y}",
+                code=f"PC-{month:%Y-%m}",
+                kind=EventKind.INDIVIDUAL,
+                status=EventStatus.ACCEPTED,
+                start=month,
+                end=following - timedelta(days=1),
                 location="playchess.com",
             )
             games = []
             for number in range(len(players) * 2):
                 white, black = rng.sample(players, 2)
                 finished = _between(rng, month, following - timedelta(days=1))
-                games.append(Game(
-                    event=event, round=1 + number // len(players), white=white, black=black,
-                    result=_chess_result(rng, self.strength[white.pk] - self.strength[black.pk],
-                                         0.2),
-                    finished_on=finished, reported_on=finished))
+                games.append(
+                    Game(
+                        event=event,
+                        round=1 + number // len(players),
+                        white=white,
+                        black=black,
+                        result=_chess_result(
+                            rng, self.strength[white.pk] - self.strength[black.pk], 0.2
+                        ),
+                        finished_on=finished,
+                        reported_on=finished,
+                    )
+                )
             games.sort(key=lambda g: g.finished_on)
             Game.objects.bulk_create(games)
             month = following
         broken = Event.objects.create(
-            federation=federation, name="Server outage games (results unknown)",
-            code="PC-OUTAGE", kind=EventKind.INDIVIDUAL, status=EventStatus.SUBMITTED,
-            start=date(2026, 10, 12), end=date(2026, 10, 12), location="playchess.com",
+            federation=federation,
+            name="Server outage games (results unknown)",
+            code="PC-OUTAGE",
+            kind=EventKind.INDIVIDUAL,
+            status=EventStatus.SUBMITTED,
+            start=date(2026, 10, 12),
+            end=date(2026, 10, 12),
+            location="playchess.com",
         )
         white, black = players[0], players[1]
-        Game.objects.create(event=broken, round=1, white=white, black=black,
-                            result=Result.UNKNOWN, finished_on=date(2026, 10, 12))
+        Game.objects.create(
+            event=broken,
+            round=1,
+            white=white,
+            black=black,
+            result=Result.UNKNOWN,
+            finished_on=date(2026, 10, 12),
+        )
 
     def seed_wfcc(self, federation: Federation, count: int) -> None:
         rng = self.rng
@@ -369,29 +493,49 @@ class DemoSeeder:
             solvers = rng.sample(players, size)
             championship = Championship.ECSC if number == 5 else Championship.NONE
             event = Event.objects.create(
-                federation=federation, name=f"Demo Solving Contest {number}",
-                code=f"WFCC-DEMO-{number}", kind=EventKind.SOLVING, status=EventStatus.ACCEPTED,
-                announced_on=day - timedelta(days=90), start=day,
+                federation=federation,
+                name=f"Demo Solving Contest {number}",
+                code=f"WFCC-DEMO-{number}",
+                kind=EventKind.SOLVING,
+                status=EventStatus.ACCEPTED,
+                announced_on=day - timedelta(days=90),
+                start=day,
                 end=day + timedelta(days=1 if championship else 0),
                 documentation_sent_on=day + timedelta(days=3),
-                solving_rules=SolvingRules.WCSC, championship=championship,
-                rounds=2, days=2 if championship else 1, rating_class="",
+                solving_rules=SolvingRules.WCSC,
+                championship=championship,
+                rounds=2,
+                days=2 if championship else 1,
+                rating_class="",
                 location=rng.choice(["Belgrade", "Warsaw", "Ohrid", "Rhodes", "Leiden"]),
             )
             self._wfcc_problems(event, solvers, groups, problems_per_round=6)
             day += timedelta(days=rng.randint(40, 80))
         short = Event.objects.create(
-            federation=federation, name="Club solving evening (11 problems)",
-            code="WFCC-DEMO-SHORT", kind=EventKind.SOLVING, status=EventStatus.SUBMITTED,
-            announced_on=date(2026, 9, 1), start=date(2026, 9, 5), end=date(2026, 9, 5),
-            documentation_sent_on=date(2026, 9, 20), solving_rules=SolvingRules.OTHER,
-            rounds=1, days=1,
+            federation=federation,
+            name="Club solving evening (11 problems)",
+            code="WFCC-DEMO-SHORT",
+            kind=EventKind.SOLVING,
+            status=EventStatus.SUBMITTED,
+            announced_on=date(2026, 9, 1),
+            start=date(2026, 9, 5),
+            end=date(2026, 9, 5),
+            documentation_sent_on=date(2026, 9, 20),
+            solving_rules=SolvingRules.OTHER,
+            rounds=1,
+            days=1,
         )
-        self._wfcc_problems(short, rng.sample(players, 12), groups, problems_per_round=11,
-                            rounds=1)
+        self._wfcc_problems(short, rng.sample(players, 12), groups, problems_per_round=11, rounds=1)
 
-    def _wfcc_problems(self, event: Event, solvers: list[Player], groups: list[str], *,
-                       problems_per_round: int, rounds: int = 2) -> None:
+    def _wfcc_problems(
+        self,
+        event: Event,
+        solvers: list[Player],
+        groups: list[str],
+        *,
+        problems_per_round: int,
+        rounds: int = 2,
+    ) -> None:
         rng = self.rng
         problems = []
         number = 0
@@ -400,13 +544,24 @@ class DemoSeeder:
                 group = groups[number % len(groups)]
                 number += 1
                 original = rng.random() < 0.6
-                problems.append(Problem(
-                    event=event, round=round_no, number=number, group=group, original=original,
-                    first_published_on=None if original else date(rng.randint(1950, 2015), 1, 1),
-                    fairy_elements="Grasshopper" if group == ProblemGroup.FAIRY else "",
-                    fairy_elements_announced_on=(event.start - timedelta(days=75)
-                                                 if group == ProblemGroup.FAIRY else None),
-                ))
+                problems.append(
+                    Problem(
+                        event=event,
+                        round=round_no,
+                        number=number,
+                        group=group,
+                        original=original,
+                        first_published_on=None
+                        if original
+                        else date(rng.randint(1950, 2015), 1, 1),
+                        fairy_elements="Grasshopper" if group == ProblemGroup.FAIRY else "",
+                        fairy_elements_announced_on=(
+                            event.start - timedelta(days=75)
+                            if group == ProblemGroup.FAIRY
+                            else None
+                        ),
+                    )
+                )
         problems = Problem.objects.bulk_create(problems)
         if problems and problems[0].pk is None:
             problems = list(event.problems.order_by("number"))
@@ -419,9 +574,16 @@ class DemoSeeder:
                     points = Decimal("5.00")
                 else:
                     points = Decimal(rng.choice(["0", "0", "1", "2", "2.5", "3", "4"])).quantize(
-                        Decimal("0.01"))
-                scores.append(SolverScore(problem=problem, solver=solver, points=points,
-                                          time_used_minutes=rng.randint(5, 20)))
+                        Decimal("0.01")
+                    )
+                scores.append(
+                    SolverScore(
+                        problem=problem,
+                        solver=solver,
+                        points=points,
+                        time_used_minutes=rng.randint(5, 20),
+                    )
+                )
         SolverScore.objects.bulk_create(scores)
 
 

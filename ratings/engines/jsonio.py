@@ -39,8 +39,9 @@ def loads(text: str | bytes) -> Any:
     if not text.strip():
         raise EngineInputError("input", "empty")
     try:
-        return json.loads(text, parse_constant=_reject_constant, parse_int=_parse_int,
-                          parse_float=_parse_float)
+        return json.loads(
+            text, parse_constant=_reject_constant, parse_int=_parse_int, parse_float=_parse_float
+        )
     except json.JSONDecodeError as exc:
         raise EngineInputError(
             "input", f"malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"

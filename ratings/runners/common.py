@@ -75,8 +75,10 @@ def base_list_for(federation: Federation, period: RatingPeriod) -> RatingList | 
     """The newest published list of an earlier period: what this period continues from."""
     return (
         RatingList.objects.filter(
-            federation=federation, status=ListStatus.PUBLISHED,
-            period__valid_from__lt=period.valid_from)
+            federation=federation,
+            status=ListStatus.PUBLISHED,
+            period__valid_from__lt=period.valid_from,
+        )
         .order_by("-period__valid_from", "-id")
         .first()
     )
@@ -104,14 +106,18 @@ def base_entries(base_list: RatingList | None) -> dict[int, BaseEntry]:
 
 def published_lists(federation: Federation) -> list[tuple[date, int]]:
     """(valid_from, list id) of every published list, oldest first."""
-    return list(RatingList.objects.filter(federation=federation, status=ListStatus.PUBLISHED)
-                .order_by("period__valid_from", "id").values_list("period__valid_from", "id"))
+    return list(
+        RatingList.objects.filter(federation=federation, status=ListStatus.PUBLISHED)
+        .order_by("period__valid_from", "id")
+        .values_list("period__valid_from", "id")
+    )
 
 
 def published_list_valid_on(federation: Federation, day: date) -> RatingList | None:
     return (
         RatingList.objects.filter(
-            federation=federation, status=ListStatus.PUBLISHED, period__valid_from__lte=day)
+            federation=federation, status=ListStatus.PUBLISHED, period__valid_from__lte=day
+        )
         .order_by("-period__valid_from", "-id")
         .first()
     )
@@ -127,12 +133,14 @@ def split_events(federation: Federation, events_in_window) -> tuple[list[Event],
     window = list(events_in_window)
     order = {event.pk: index for index, event in enumerate(window)}
     included, left_out = events_for_rating(
-        federation, Event.objects.filter(pk__in=order), timezone.localdate())
+        federation, Event.objects.filter(pk__in=order), timezone.localdate()
+    )
     included.sort(key=lambda event: order[event.pk])
     names = {event.pk: event.name for event in window}
-    excluded = [{"event": row["event_code"], "name": names[row["event_id"]],
-                 "reason": row["reason"]}
-                for row in sorted(left_out, key=lambda row: order[row["event_id"]])]
+    excluded = [
+        {"event": row["event_code"], "name": names[row["event_id"]], "reason": row["reason"]}
+        for row in sorted(left_out, key=lambda row: order[row["event_id"]])
+    ]
     return included, excluded
 
 
@@ -140,8 +148,16 @@ def played_games(event_ids, **filters):
     return (
         Game.objects.filter(event_id__in=event_ids, result__in=list(PLAYED_RESULTS), **filters)
         .order_by("finished_on", "id")
-        .values_list("id", "event_id", "white_id", "black_id", "result", "handicap",
-                     "finished_on", "reported_on")
+        .values_list(
+            "id",
+            "event_id",
+            "white_id",
+            "black_id",
+            "result",
+            "handicap",
+            "finished_on",
+            "reported_on",
+        )
     )
 
 

@@ -50,8 +50,12 @@ def higher(a: str | None, b: str) -> str:
 
 def build(ctx: Context) -> Prepared:
     period = ctx.period
-    window = [e for e in Event.objects.filter(federation=ctx.federation,
-                                              end__gte=period.starts_on, end__lte=period.ends_on)]
+    window = [
+        e
+        for e in Event.objects.filter(
+            federation=ctx.federation, end__gte=period.starts_on, end__lte=period.ends_on
+        )
+    ]
     window.sort(key=lambda e: egf_tournament_order_key(e.end, e.start, e.code))
     events, excluded = split_events(ctx.federation, window)
     games_by_event = defaultdict(list)
@@ -66,8 +70,13 @@ def build(ctx: Context) -> Prepared:
         games = games_by_event.get(event.id, [])
         pids = sorted({pid for g in games for pid in g[2:4]})
         if any(pid in ungraded for pid in pids):
-            excluded.append({"event": event.code, "name": event.name,
-                             "reason": "a new player has no declared grade to start from"})
+            excluded.append(
+                {
+                    "event": event.code,
+                    "name": event.name,
+                    "reason": "a new player has no declared grade to start from",
+                }
+            )
             continue
         players = []
         for pid in pids:
@@ -79,16 +88,27 @@ def build(ctx: Context) -> Prepared:
                     row["rating"] = entry.rating
             players.append(row)
             seen.add(pid)
-        tournaments.append({
-            "id": event.code, "class": event.rating_class or "A",
-            "date": event.end.isoformat(), "players": players,
-            "games": [{"white": str(g[2]), "black": str(g[3]), "result": score_of(g[4]),
-                       "handicap": g[5]} for g in games]})
+        tournaments.append(
+            {
+                "id": event.code,
+                "class": event.rating_class or "A",
+                "date": event.end.isoformat(),
+                "players": players,
+                "games": [
+                    {
+                        "white": str(g[2]),
+                        "black": str(g[3]),
+                        "result": score_of(g[4]),
+                        "handicap": g[5],
+                    }
+                    for g in games
+                ],
+            }
+        )
         event.rated_games = games
     rated_events = [e for e in events if hasattr(e, "rated_games")]
     engine_input = {"params": ctx.params, "tournaments": tournaments}
-    return Prepared(engine_input, rated_events, excluded,
-                    extra={"base": base, "grades": grades})
+    return Prepared(engine_input, rated_events, excluded, extra={"base": base, "grades": grades})
 
 
 def interpret(prepared: Prepared, output: dict) -> Outcome:
@@ -109,23 +129,39 @@ def interpret(prepared: Prepared, output: dict) -> Outcome:
             latest[pid] = row["after"]
             last_date[pid] = event.end.isoformat()
             played[pid] += row["games"]
-            event_ratings.append(EventRatingRow(
-                event_id=event.id, player_id=pid, before=row["before"], after=row["after"],
-                games=row["games"], score=sum(d[2] for d in details[pid]),
-                details={"games": details[pid], "class": event.rating_class}))
+            event_ratings.append(
+                EventRatingRow(
+                    event_id=event.id,
+                    player_id=pid,
+                    before=row["before"],
+                    after=row["after"],
+                    games=row["games"],
+                    score=sum(d[2] for d in details[pid]),
+                    details={"games": details[pid], "class": event.rating_class},
+                )
+            )
     entries = []
     for pid in sorted(set(base) | set(latest)):
         entry = base.get(pid)
         state = dict(entry.state) if entry else {}
         grade = grades.get(pid) or state.get("grade")
         if pid in latest:
-            state.update(grade=grade, max_grade=higher(state.get("max_grade"), grade),
-                         last=last_date[pid])
+            state.update(
+                grade=grade, max_grade=higher(state.get("max_grade"), grade), last=last_date[pid]
+            )
         rating = latest.get(pid, entry.rating if entry else None)
         active = bool(state.get("last")) and egf_is_active(
-            state["grade"], date.fromisoformat(state["last"]), list_date)
-        entries.append(EntryRow(
-            player_id=pid, rating=rating, published_rating=half_up_int(rating),
-            games=played.get(pid, 0), total_games=(entry.total_games if entry else 0)
-            + played.get(pid, 0), listed=active, state=state))
+            state["grade"], date.fromisoformat(state["last"]), list_date
+        )
+        entries.append(
+            EntryRow(
+                player_id=pid,
+                rating=rating,
+                published_rating=half_up_int(rating),
+                games=played.get(pid, 0),
+                total_games=(entry.total_games if entry else 0) + played.get(pid, 0),
+                listed=active,
+                state=state,
+            )
+        )
     return Outcome(entries, event_ratings)

@@ -33,13 +33,11 @@ def _games_in_period(ctx: Context, event_ids) -> tuple[list, list[dict]]:
     since = add_months(period.starts_on, -12)
     games, late = [], []
     assignments = {}  # many games share their dates: decide each pair of dates once
-    for game in played_games(event_ids, reported_on__gte=since,
-                             reported_on__lte=period.valid_from):
+    for game in played_games(event_ids, reported_on__gte=since, reported_on__lte=period.valid_from):
         dates = (game[7], game[6])
         assignment = assignments.get(dates)
         if assignment is None:
-            assignment = assignments[dates] = iccf_period_for_report(dates[0],
-                                                                     finished_on=dates[1])
+            assignment = assignments[dates] = iccf_period_for_report(dates[0], finished_on=dates[1])
         if assignment.period.code == period.code:
             games.append(game)
             if assignment.late:
@@ -49,19 +47,30 @@ def _games_in_period(ctx: Context, event_ids) -> tuple[list, list[dict]]:
 
 def build(ctx: Context) -> Prepared:
     period = ctx.period
-    window = Event.objects.filter(federation=ctx.federation, start__lte=period.ends_on,
-                                  end__gte=add_months(period.starts_on, -12))
+    window = Event.objects.filter(
+        federation=ctx.federation,
+        start__lte=period.ends_on,
+        end__gte=add_months(period.starts_on, -12),
+    )
     events, excluded = split_events(ctx.federation, window.order_by("start", "code"))
     event_ids = [e.id for e in events]
     games, late = _games_in_period(ctx, event_ids)
     games.sort(key=lambda g: g[0])
     base = base_entries(ctx.base_list)
     game_ids = {g[0] for g in games}
-    substitutions = [s for s in Substitution.objects.filter(game__event_id__in=event_ids)
-                     .values_list("game_id", "side", "replaces_id") if s[0] in game_ids]
+    substitutions = [
+        s
+        for s in Substitution.objects.filter(game__event_id__in=event_ids).values_list(
+            "game_id", "side", "replaces_id"
+        )
+        if s[0] in game_ids
+    ]
     involved = {pid for g in games for pid in (g[2], g[3])} | {s[2] for s in substitutions}
-    fide = dict(Player.objects.filter(id__in=involved, fide_rating__isnull=False)
-                .values_list("id", "fide_rating"))
+    fide = dict(
+        Player.objects.filter(id__in=involved, fide_rating__isnull=False).values_list(
+            "id", "fide_rating"
+        )
+    )
     players = []
     for pid in sorted(set(base) | involved):
         entry = base.get(pid)
@@ -88,12 +97,17 @@ def build(ctx: Context) -> Prepared:
         "params": ctx.params,
         "players": players,
         "games": engine_games,
-        "substitutions": [{"game": index_of[game_id], "side": side, "replaces": str(replaces)}
-                          for game_id, side, replaces in sorted(substitutions)],
+        "substitutions": [
+            {"game": index_of[game_id], "side": side, "replaces": str(replaces)}
+            for game_id, side, replaces in sorted(substitutions)
+        ],
     }
-    return Prepared(engine_input, events, excluded,
-                    extra={"games": games, "base": base, "late": late,
-                           "substitutions": substitutions})
+    return Prepared(
+        engine_input,
+        events,
+        excluded,
+        extra={"games": games, "base": base, "late": late, "substitutions": substitutions},
+    )
 
 
 def _start_ratings(ctx: Context, events, fide: dict[int, int]) -> dict[int, dict[int, float]]:
@@ -108,16 +122,20 @@ def _start_ratings(ctx: Context, events, fide: dict[int, int]) -> dict[int, dict
             continue
         list_id = lists[position - 1][1]
         if list_id not in ratings_of:
-            ratings_of[list_id] = dict(RatingEntry.objects.filter(rating_list_id=list_id)
-                                       .values_list("player_id", "rating"))
+            ratings_of[list_id] = dict(
+                RatingEntry.objects.filter(rating_list_id=list_id).values_list(
+                    "player_id", "rating"
+                )
+            )
         result[event.id] = ratings_of[list_id]
     return result
 
 
 def interpret(prepared: Prepared, output: dict) -> Outcome:
     base = prepared.extra["base"]
-    replaced = {(game_id, side): replaces
-                for game_id, side, replaces in prepared.extra["substitutions"]}
+    replaced = {
+        (game_id, side): replaces for game_id, side, replaces in prepared.extra["substitutions"]
+    }
     per_event: dict[tuple[int, int], list] = defaultdict(list)
     for game_id, event_id, white, black, result, *_ in prepared.extra["games"]:
         s = score_of(result)
@@ -127,7 +145,8 @@ def interpret(prepared: Prepared, output: dict) -> Outcome:
             for side, player in (("white", white), ("black", black)):
                 if (game_id, side) in replaced:
                     per_event[(event_id, player)][-1].append(
-                        {"substitute_for": replaced[(game_id, side)]})
+                        {"substitute_for": replaced[(game_id, side)]}
+                    )
     entries, after = [], {}
     for row in output["players"]:
         if row.get("unrated"):
@@ -135,20 +154,42 @@ def interpret(prepared: Prepared, output: dict) -> Outcome:
         pid = int(row["id"])
         after[pid] = (row["rating"], row["rd"])
         entry = base.get(pid)
-        entries.append(EntryRow(
-            player_id=pid, rating=row["rating"], rd=row["rd"],
-            published_rating=row["published_rating"], published_rd=row["published_rd"],
-            games=row["games"], total_games=(entry.total_games if entry else 0) + row["games"]))
+        entries.append(
+            EntryRow(
+                player_id=pid,
+                rating=row["rating"],
+                rd=row["rd"],
+                published_rating=row["published_rating"],
+                published_rd=row["published_rd"],
+                games=row["games"],
+                total_games=(entry.total_games if entry else 0) + row["games"],
+            )
+        )
     event_ratings = []
     for (event_id, pid), rows in per_event.items():
         rating_after = after.get(pid)
         if rating_after is None:
             continue
         entry = base.get(pid)
-        event_ratings.append(EventRatingRow(
-            event_id, pid, entry.rating if entry else None, rating_after[0], len(rows),
-            entry.rd if entry else None, rating_after[1], sum(r[2] for r in rows),
-            {"games": rows}))
+        event_ratings.append(
+            EventRatingRow(
+                event_id,
+                pid,
+                entry.rating if entry else None,
+                rating_after[0],
+                len(rows),
+                entry.rd if entry else None,
+                rating_after[1],
+                sum(r[2] for r in rows),
+                {"games": rows},
+            )
+        )
     event_ratings.sort(key=lambda r: (r.event_id, r.player_id))
-    return Outcome(entries, event_ratings, report={"late_results": prepared.extra["late"][:200],
-                                                   "late_count": len(prepared.extra["late"])})
+    return Outcome(
+        entries,
+        event_ratings,
+        report={
+            "late_results": prepared.extra["late"][:200],
+            "late_count": len(prepared.extra["late"]),
+        },
+    )

@@ -21,15 +21,24 @@ from tournaments.models import Event
 
 def build(ctx: Context) -> Prepared:
     period = ctx.period
-    window = Event.objects.filter(federation=ctx.federation, end__gte=period.starts_on,
-                                  start__lte=period.ends_on).order_by("start", "code")
+    window = Event.objects.filter(
+        federation=ctx.federation, end__gte=period.starts_on, start__lte=period.ends_on
+    ).order_by("start", "code")
     events, excluded = split_events(ctx.federation, window)
-    games = list(played_games([e.id for e in events], finished_on__gte=period.starts_on,
-                              finished_on__lte=period.ends_on))
+    games = list(
+        played_games(
+            [e.id for e in events],
+            finished_on__gte=period.starts_on,
+            finished_on__lte=period.ends_on,
+        )
+    )
     base = base_entries(ctx.base_list)
     in_games = {pid for g in games for pid in (g[2], g[3])}
-    declared = dict(Player.objects.filter(id__in=in_games - set(base), start_rating__isnull=False)
-                    .values_list("id", "start_rating"))
+    declared = dict(
+        Player.objects.filter(id__in=in_games - set(base), start_rating__isnull=False).values_list(
+            "id", "start_rating"
+        )
+    )
     players = []
     for pid in sorted(set(base) | in_games):
         entry = base.get(pid)
@@ -46,8 +55,9 @@ def build(ctx: Context) -> Prepared:
     engine_input = {
         "params": ctx.params,
         "players": players,
-        "games": [{"white": str(g[2]), "black": str(g[3]), "result": score_of(g[4])}
-                  for g in games],
+        "games": [
+            {"white": str(g[2]), "black": str(g[3]), "result": score_of(g[4])} for g in games
+        ],
     }
     return Prepared(engine_input, events, excluded, extra={"games": games, "base": base})
 
@@ -73,15 +83,28 @@ def interpret(prepared: Prepared, output: dict) -> Outcome:
         state = {}
         if row["provisional"]:
             state = {"score": row.get("score", 0.0), "opponents": row.get("opponents", 0.0)}
-        entries.append(EntryRow(
-            player_id=pid, rating=row["rating"], published_rating=row["published_rating"],
-            games=played.get(pid, 0), total_games=row["games"], provisional=row["provisional"],
-            state=state))
+        entries.append(
+            EntryRow(
+                player_id=pid,
+                rating=row["rating"],
+                published_rating=row["published_rating"],
+                games=played.get(pid, 0),
+                total_games=row["games"],
+                provisional=row["provisional"],
+                state=state,
+            )
+        )
     event_ratings = [
-        EventRatingRow(event_id=event_id, player_id=pid,
-                       before=base[pid].rating if pid in base else None,
-                       after=after_of[pid], games=len(rows),
-                       score=sum(r[2] for r in rows), details={"games": rows})
-        for (event_id, pid), rows in sorted(per_event.items()) if pid in after_of
+        EventRatingRow(
+            event_id=event_id,
+            player_id=pid,
+            before=base[pid].rating if pid in base else None,
+            after=after_of[pid],
+            games=len(rows),
+            score=sum(r[2] for r in rows),
+            details={"games": rows},
+        )
+        for (event_id, pid), rows in sorted(per_event.items())
+        if pid in after_of
     ]
     return Outcome(entries, event_ratings)

@@ -36,8 +36,17 @@ from ratings.runners.common import (
 )
 from tournaments.models import Championship, Event, EventKind, SolverScore
 
-KT_OF_CATEGORY = {"W40": 4, "W30": 3, "W25": 2.5, "W20": 2, "W15": 1.5, "W10": 1, "O20": 2,
-                  "O15": 1.5, "O10": 1}
+KT_OF_CATEGORY = {
+    "W40": 4,
+    "W30": 3,
+    "W25": 2.5,
+    "W20": 2,
+    "W15": 1.5,
+    "W10": 1,
+    "O20": 2,
+    "O15": 1.5,
+    "O10": 1,
+}
 CHAMPIONSHIPS = {Championship.WCSC, Championship.ECSC}
 
 
@@ -50,87 +59,142 @@ def _kt(event: Event) -> float:
 def _list_ratings(rating_list) -> dict[int, float]:
     if rating_list is None:
         return {}
-    return {pid: rating for pid, rating, half in rating_list.entries.values_list(
-        "player_id", "rating", "half_rating") if not half}
+    return {
+        pid: rating
+        for pid, rating, half in rating_list.entries.values_list(
+            "player_id", "rating", "half_rating"
+        )
+        if not half
+    }
 
 
 def build(ctx: Context) -> Prepared:
     period = ctx.period
     candidates = Event.objects.filter(
-        federation=ctx.federation, kind=EventKind.SOLVING,
+        federation=ctx.federation,
+        kind=EventKind.SOLVING,
         end__gte=period.starts_on.replace(year=period.starts_on.year - 1),
-        start__lte=period.ends_on).order_by("end", "start", "code")
-    in_period = [e for e in candidates
-                 if wfcc_period_for_tournament(e.start, e.end).counted_in.code == period.code]
+        start__lte=period.ends_on,
+    ).order_by("end", "start", "code")
+    in_period = [
+        e
+        for e in candidates
+        if wfcc_period_for_tournament(e.start, e.end).counted_in.code == period.code
+    ]
     events, excluded = split_events(ctx.federation, in_period)
     scores = defaultdict(lambda: defaultdict(lambda: defaultdict(Decimal)))
     times = defaultdict(lambda: defaultdict(int))
     for event_id, solver_id, round_no, points, minutes in SolverScore.objects.filter(
-            problem__event__in=events).values_list(
-            "problem__event_id", "solver_id", "problem__round", "points", "time_used_minutes"):
+        problem__event__in=events
+    ).values_list(
+        "problem__event_id", "solver_id", "problem__round", "points", "time_used_minutes"
+    ):
         scores[event_id][solver_id][round_no] += points
         times[event_id][solver_id] += minutes or 0
     problem_counts = defaultdict(lambda: defaultdict(int))
     for event in events:
         for problem in event.problems.all():
             problem_counts[event.id][problem.round] += 1
-    start_lists = {e.id: _list_ratings(published_list_valid_on(ctx.federation, e.start))
-                   for e in events}
+    start_lists = {
+        e.id: _list_ratings(published_list_valid_on(ctx.federation, e.start)) for e in events
+    }
     solver_ids = {pid for per_event in scores.values() for pid in per_event}
     countries = dict(Player.objects.filter(id__in=solver_ids).values_list("id", "country"))
     tournaments = []
     for event in events:
         rounds = sorted(problem_counts[event.id])
         solvers = tuple(
-            Solver(id=str(pid), rounds=tuple(float(per_round.get(r, 0)) for r in rounds),
-                   rating=start_lists[event.id].get(pid), time=float(times[event.id][pid]),
-                   country=countries.get(pid) or None)
-            for pid, per_round in sorted(scores[event.id].items()))
-        tournaments.append(Tournament(
-            id=event.code, kt=_kt(event), solvers=solvers, multi_location=event.multi_location,
-            problems=tuple(problem_counts[event.id][r] for r in rounds)))
+            Solver(
+                id=str(pid),
+                rounds=tuple(float(per_round.get(r, 0)) for r in rounds),
+                rating=start_lists[event.id].get(pid),
+                time=float(times[event.id][pid]),
+                country=countries.get(pid) or None,
+            )
+            for pid, per_round in sorted(scores[event.id].items())
+        )
+        tournaments.append(
+            Tournament(
+                id=event.code,
+                kt=_kt(event),
+                solvers=solvers,
+                multi_location=event.multi_location,
+                problems=tuple(problem_counts[event.id][r] for r in rounds),
+            )
+        )
     engine_input = {"params": ctx.params, "tournaments": [asdict(t) for t in tournaments]}
-    return Prepared(engine_input, events, excluded,
-                    extra={"tournaments": tournaments, "base": base_entries(ctx.base_list),
-                           **_title_history(ctx)})
+    return Prepared(
+        engine_input,
+        events,
+        excluded,
+        extra={
+            "tournaments": tournaments,
+            "base": base_entries(ctx.base_list),
+            **_title_history(ctx),
+        },
+    )
 
 
 def _title_history(ctx: Context) -> dict:
     """Norms already earned (published runs) and each solver's best published rating."""
     earlier = defaultdict(list)
     for pid, title, at_championship in SolvingNorm.objects.filter(
-            event__federation=ctx.federation,
-            run__rating_list__status=ListStatus.PUBLISHED).values_list(
-            "player_id", "title", "at_championship"):
+        event__federation=ctx.federation, run__rating_list__status=ListStatus.PUBLISHED
+    ).values_list("player_id", "title", "at_championship"):
         earlier[pid].append(NormRecord(title, at_championship))
-    best = dict(RatingEntry.objects.filter(
-        rating_list__federation=ctx.federation, rating_list__status=ListStatus.PUBLISHED,
-        half_rating=False).values("player_id").annotate(best=Max("published_rating"))
-        .values_list("player_id", "best"))
+    best = dict(
+        RatingEntry.objects.filter(
+            rating_list__federation=ctx.federation,
+            rating_list__status=ListStatus.PUBLISHED,
+            half_rating=False,
+        )
+        .values("player_id")
+        .annotate(best=Max("published_rating"))
+        .values_list("player_id", "best")
+    )
     return {"earlier_norms": earlier, "best_rating": best}
 
 
 def compute(prepared: Prepared, params: dict) -> dict:
     """Rates the tournaments one by one, carrying half-ratings; a degenerate one is left out."""
     base = prepared.extra["base"]
-    halves = {pid: tuple(e.state.get("half_ratings", [])) for pid, e in base.items()
-              if e.half_rating}
+    halves = {
+        pid: tuple(e.state.get("half_ratings", [])) for pid, e in base.items() if e.half_rating
+    }
     wfcc_params = WfccParams(**params) if params else WfccParams()
     rated, skipped = [], []
     for event, tournament in zip(prepared.events, prepared.extra["tournaments"], strict=True):
         solvers = tuple(
-            s if s.rating is not None else Solver(
-                id=s.id, rounds=s.rounds, half_ratings=halves.get(int(s.id), ())[:1],
-                time=s.time, country=s.country)
-            for s in tournament.solvers)
+            s
+            if s.rating is not None
+            else Solver(
+                id=s.id,
+                rounds=s.rounds,
+                half_ratings=halves.get(int(s.id), ())[:1],
+                time=s.time,
+                country=s.country,
+            )
+            for s in tournament.solvers
+        )
         try:
             result = engine.rate_tournament(
-                Tournament(id=tournament.id, kt=tournament.kt, solvers=solvers,
-                           multi_location=tournament.multi_location,
-                           problems=tournament.problems), wfcc_params)
+                Tournament(
+                    id=tournament.id,
+                    kt=tournament.kt,
+                    solvers=solvers,
+                    multi_location=tournament.multi_location,
+                    problems=tournament.problems,
+                ),
+                wfcc_params,
+            )
         except EngineInputError as error:
-            skipped.append({"event": event.code, "name": event.name,
-                            "reason": f"not rated ({error}); referred to the WFCC representative"})
+            skipped.append(
+                {
+                    "event": event.code,
+                    "name": event.name,
+                    "reason": f"not rated ({error}); referred to the WFCC representative",
+                }
+            )
             continue
         for solver in result.solvers:
             if solver.half_ratings is not None and solver.rating is None:
@@ -164,16 +228,33 @@ def interpret(prepared: Prepared, output: dict) -> Outcome:
             else:
                 halves[pid] = list(solver.half_ratings or ())
                 after = sum(halves[pid]) / len(halves[pid])
-            event_ratings.append(EventRatingRow(
-                event_id=event.id, player_id=pid, before=before, after=after, games=1,
-                score=solver.result, details={
-                    "place": solver.place, "expected": solver.expected, "change": solver.change,
-                    "performance": solver.performance, "kt": result.kt,
-                    "slope": result.line.slope, "intercept": result.line.intercept,
-                    "sorted": result.line.sorted, "corrected": result.line.corrected,
-                    "rmas": result.line.rmas, "norms": list(solver.norms)}))
-            norms.extend(NormRow(event.id, pid, title, event.championship in CHAMPIONSHIPS)
-                         for title in solver.norms)
+            event_ratings.append(
+                EventRatingRow(
+                    event_id=event.id,
+                    player_id=pid,
+                    before=before,
+                    after=after,
+                    games=1,
+                    score=solver.result,
+                    details={
+                        "place": solver.place,
+                        "expected": solver.expected,
+                        "change": solver.change,
+                        "performance": solver.performance,
+                        "kt": result.kt,
+                        "slope": result.line.slope,
+                        "intercept": result.line.intercept,
+                        "sorted": result.line.sorted,
+                        "corrected": result.line.corrected,
+                        "rmas": result.line.rmas,
+                        "norms": list(solver.norms),
+                    },
+                )
+            )
+            norms.extend(
+                NormRow(event.id, pid, title, event.championship in CHAMPIONSHIPS)
+                for title in solver.norms
+            )
     entries = []
     for pid in sorted(set(base) | set(changes) | set(new_full) | set(halves)):
         entry = base.get(pid)
@@ -189,22 +270,40 @@ def interpret(prepared: Prepared, output: dict) -> Outcome:
             rating = entry.rating if not entry.half_rating else None
         if rating is not None:
             state = {"last": last}
-            entries.append(EntryRow(player_id=pid, rating=rating,
-                                    published_rating=half_up_int(rating),
-                                    games=len(changes.get(pid, [])) + (pid in new_full),
-                                    listed=not expired, state=state))
+            entries.append(
+                EntryRow(
+                    player_id=pid,
+                    rating=rating,
+                    published_rating=half_up_int(rating),
+                    games=len(changes.get(pid, [])) + (pid in new_full),
+                    listed=not expired,
+                    state=state,
+                )
+            )
             continue
         half_list = halves.get(pid) or (entry.state.get("half_ratings", []) if entry else [])
         if expired or not half_list:
             continue  # an expired half-rating is discarded (RULES §4.2)
         average = sum(half_list) / len(half_list)
-        entries.append(EntryRow(player_id=pid, rating=average,
-                                published_rating=half_up_int(average), half_rating=True,
-                                games=int(pid in halves),
-                                state={"last": last, "half_ratings": half_list}))
-    return Outcome(entries, event_ratings, norms, report={
-        "not_rated": output["skipped"],
-        "title_proposals": _title_proposals(prepared, norms, entries)})
+        entries.append(
+            EntryRow(
+                player_id=pid,
+                rating=average,
+                published_rating=half_up_int(average),
+                half_rating=True,
+                games=int(pid in halves),
+                state={"last": last, "half_ratings": half_list},
+            )
+        )
+    return Outcome(
+        entries,
+        event_ratings,
+        norms,
+        report={
+            "not_rated": output["skipped"],
+            "title_proposals": _title_proposals(prepared, norms, entries),
+        },
+    )
 
 
 def _title_proposals(prepared: Prepared, norms: list[NormRow], entries: list[EntryRow]):
@@ -218,6 +317,5 @@ def _title_proposals(prepared: Prepared, norms: list[NormRow], entries: list[Ent
         best = max(prepared.extra["best_rating"].get(pid, 0), current.get(pid, 0))
         proposal = propose_title([*prepared.extra["earlier_norms"].get(pid, []), *records], best)
         if proposal.title:
-            proposals.append({"player_id": pid, "title": proposal.title,
-                              "reason": proposal.reason})
+            proposals.append({"player_id": pid, "title": proposal.title, "reason": proposal.reason})
     return proposals

@@ -22,13 +22,26 @@ DEFAULT_URL = f"postgres://postgres@127.0.0.1:5432/{DB_NAME}"
 def _prepare_database() -> bool:
     url = os.environ.get("BENCH_DATABASE_URL", DEFAULT_URL)
     if "BENCH_DATABASE_URL" not in os.environ:
-        dropped = subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-qc",
-                                  f"DROP DATABASE IF EXISTS {DB_NAME}"], capture_output=True)
+        dropped = subprocess.run(
+            [
+                "psql",
+                "-h",
+                "127.0.0.1",
+                "-U",
+                "postgres",
+                "-qc",
+                f"DROP DATABASE IF EXISTS {DB_NAME}",
+            ],
+            capture_output=True,
+        )
         if dropped.returncode != 0:
             print(f"skipped: PostgreSQL not reachable ({dropped.stderr.decode().strip()})")
             return False
-        subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-qc",
-                        f"CREATE DATABASE {DB_NAME}"], check=True, capture_output=True)
+        subprocess.run(
+            ["psql", "-h", "127.0.0.1", "-U", "postgres", "-qc", f"CREATE DATABASE {DB_NAME}"],
+            check=True,
+            capture_output=True,
+        )
     os.environ["DATABASE_URL"] = url
     os.environ.pop("REDIS_URL", None)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "federation.settings")
@@ -48,8 +61,10 @@ def _copy(table: str, columns: list[str], rows) -> None:
     for row in rows:
         buffer.write("\t".join("\\N" if v is None else str(v) for v in row) + "\n")
     buffer.seek(0)
-    with connection.cursor() as cursor, cursor.cursor.copy(
-            f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
+    with (
+        connection.cursor() as cursor,
+        cursor.cursor.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy,
+    ):
         copy.write(buffer.read())
 
 
@@ -57,13 +72,28 @@ def _players(federation, count: int, rng: random.Random) -> list[int]:
     from federation.models import Player
 
     now = "2026-01-01 00:00:00+00"
-    _copy("federation_player",
-          ["federation_id", "federation_player_id", "surname", "given_name", "country", "club",
-           "grade", "active", "created_at", "updated_at"],
-          ((federation.pk, str(i + 1), f"Player{i}", "B", "DE", "", "", "true", now, now)
-           for i in range(count)))
-    return list(Player.objects.filter(federation=federation).order_by("id")
-                .values_list("id", flat=True))
+    _copy(
+        "federation_player",
+        [
+            "federation_id",
+            "federation_player_id",
+            "surname",
+            "given_name",
+            "country",
+            "club",
+            "grade",
+            "active",
+            "created_at",
+            "updated_at",
+        ],
+        (
+            (federation.pk, str(i + 1), f"Player{i}", "B", "DE", "", "", "true", now, now)
+            for i in range(count)
+        ),
+    )
+    return list(
+        Player.objects.filter(federation=federation).order_by("id").values_list("id", flat=True)
+    )
 
 
 def bench_iccf(rng: random.Random) -> None:
@@ -76,30 +106,75 @@ def bench_iccf(rng: random.Random) -> None:
 
     federation = Federation.objects.create(code="bench-iccf", name="Bench ICCF", system="iccf")
     players = _players(federation, 20_000, rng)
-    services.import_list(federation=federation, period_code="2025Q4", entries=[
-        {"player_id": pid, "rating": rng.gauss(1900, 200), "published_rating": 1900,
-         "rd": rng.uniform(40, 140), "published_rd": 80} for pid in players[:18_000]])
+    services.import_list(
+        federation=federation,
+        period_code="2025Q4",
+        entries=[
+            {
+                "player_id": pid,
+                "rating": rng.gauss(1900, 200),
+                "published_rating": 1900,
+                "rd": rng.uniform(40, 140),
+                "published_rd": 80,
+            }
+            for pid in players[:18_000]
+        ],
+    )
     events = Event.objects.bulk_create(
-        Event(federation=federation, name=f"S{i}", code=f"S{i}", kind="individual",
-              status="accepted", start=date(2025, 6, 1), end=date(2026, 6, 1))
-        for i in range(2_000))
+        Event(
+            federation=federation,
+            name=f"S{i}",
+            code=f"S{i}",
+            kind="individual",
+            status="accepted",
+            start=date(2025, 6, 1),
+            end=date(2026, 6, 1),
+        )
+        for i in range(2_000)
+    )
     now = "2026-01-01 00:00:00+00"
     start = date(2025, 9, 1)
     rows = []
     for i in range(200_000):
         white, black = rng.sample(players, 2)
         day = start + timedelta(days=rng.randint(0, 90))
-        rows.append((events[i % 2000].pk, 1, white, black, rng.choice(["1-0", "1/2", "0-1"]),
-                     0, day, day, now))
-    _copy("tournaments_game", ["event_id", "round", "white_id", "black_id", "result",
-                               "handicap", "finished_on", "reported_on", "updated_at"], rows)
+        rows.append(
+            (
+                events[i % 2000].pk,
+                1,
+                white,
+                black,
+                rng.choice(["1-0", "1/2", "0-1"]),
+                0,
+                day,
+                day,
+                now,
+            )
+        )
+    _copy(
+        "tournaments_game",
+        [
+            "event_id",
+            "round",
+            "white_id",
+            "black_id",
+            "result",
+            "handicap",
+            "finished_on",
+            "reported_on",
+            "updated_at",
+        ],
+        rows,
+    )
     started = time.perf_counter()
     run = services.run_now(federation=federation, period_code="2026Q1")
     total = time.perf_counter() - started
     assert run.status == "succeeded", run.error
     stages = run.stage_seconds
-    print(f"ICCF period end to end (20,000 players, 200,000 games, PostgreSQL): {total:.2f} s "
-          f"(target < 20 s)")
+    print(
+        f"ICCF period end to end (20,000 players, 200,000 games, PostgreSQL): {total:.2f} s "
+        f"(target < 20 s)"
+    )
     for name in ("read", "compute", "interpret", "digest", "write"):
         print(f"  {name:10} {stages[name]:7.2f} s  {100 * stages[name] / total:5.1f} %")
     rest = total - sum(stages.values())
@@ -108,8 +183,10 @@ def bench_iccf(rng: random.Random) -> None:
     ctx = Context(federation, run.period, base_list_for(federation, run.period), {})
     engine_input = runner.build(ctx).engine_input
     best = min(_timed(lambda: iccf.run_json(engine_input)) for _ in range(3))
-    print(f"  comparison: the engine alone on the same input (run_json, best of 3): {best:.3f} s"
-          f" = {100 * best / total:.1f} % of the end-to-end time")
+    print(
+        f"  comparison: the engine alone on the same input (run_json, best of 3): {best:.3f} s"
+        f" = {100 * best / total:.1f} % of the end-to-end time"
+    )
 
 
 def _timed(fn) -> float:
@@ -134,10 +211,18 @@ def bench_egf_history(rng: random.Random) -> None:
 
     first = date(2016, 1, 2)
     events = Event.objects.bulk_create(
-        Event(federation=federation, name=f"T{i}", code=f"T{i:05d}", kind="individual",
-              status="accepted", rating_class="ABC"[i % 3], start=first + timedelta(days=i // 3),
-              end=first + timedelta(days=i // 3))
-        for i in range(5_000))
+        Event(
+            federation=federation,
+            name=f"T{i}",
+            code=f"T{i:05d}",
+            kind="individual",
+            status="accepted",
+            rating_class="ABC"[i % 3],
+            start=first + timedelta(days=i // 3),
+            end=first + timedelta(days=i // 3),
+        )
+        for i in range(5_000)
+    )
     now = "2026-01-01 00:00:00+00"
     rows = []
     for event in events:
@@ -145,10 +230,34 @@ def bench_egf_history(rng: random.Random) -> None:
         for round_no in range(1, 6):
             rng.shuffle(field)
             for a, b in zip(field[0::2], field[1::2], strict=True):
-                rows.append((event.pk, round_no, a, b, rng.choice(["1-0", "0-1"]),
-                             rng.choice([0, 0, 0, 2, 3]), event.end, event.end, now))
-    _copy("tournaments_game", ["event_id", "round", "white_id", "black_id", "result",
-                               "handicap", "finished_on", "reported_on", "updated_at"], rows)
+                rows.append(
+                    (
+                        event.pk,
+                        round_no,
+                        a,
+                        b,
+                        rng.choice(["1-0", "0-1"]),
+                        rng.choice([0, 0, 0, 2, 3]),
+                        event.end,
+                        event.end,
+                        now,
+                    )
+                )
+    _copy(
+        "tournaments_game",
+        [
+            "event_id",
+            "round",
+            "white_id",
+            "black_id",
+            "result",
+            "handicap",
+            "finished_on",
+            "reported_on",
+            "updated_at",
+        ],
+        rows,
+    )
     period = periods.period_for("egf", first)
     last = events[-1].end
     started = time.perf_counter()
@@ -162,30 +271,48 @@ def bench_egf_history(rng: random.Random) -> None:
         count += 1
         period = periods.next_period(period)
     total = time.perf_counter() - started
-    print(f"EGF history re-rated from scratch: 5,000 tournaments, {len(rows):,} games, "
-          f"{count} monthly runs published: {total:.2f} s "
-          f"(engine share {compute:.2f} s = {100 * compute / total:.1f} %)")
+    print(
+        f"EGF history re-rated from scratch: 5,000 tournaments, {len(rows):,} games, "
+        f"{count} monthly runs published: {total:.2f} s "
+        f"(engine share {compute:.2f} s = {100 * compute / total:.1f} %)"
+    )
     from ratings.models import EventRating
 
     history = {"tournaments": []}
     by_event = {}
     for event_id, white, black, result, handicap in (
-            __import__("tournaments.models", fromlist=["Game"]).Game.objects
-            .filter(event__federation=federation).order_by("event__end", "event__code", "id")
-            .values_list("event_id", "white_id", "black_id", "result", "handicap")):
+        __import__("tournaments.models", fromlist=["Game"])
+        .Game.objects.filter(event__federation=federation)
+        .order_by("event__end", "event__code", "id")
+        .values_list("event_id", "white_id", "black_id", "result", "handicap")
+    ):
         by_event.setdefault(event_id, []).append((white, black, result, handicap))
     grade_of = dict(Player.objects.filter(federation=federation).values_list("id", "grade"))
     for event in events:
         games = by_event.get(event.pk, [])
         ids = sorted({p for g in games for p in g[:2]})
-        history["tournaments"].append({
-            "id": event.code, "class": event.rating_class, "date": event.end.isoformat(),
-            "players": [{"id": str(p), "grade": grade_of[p]} for p in ids],
-            "games": [{"white": str(w), "black": str(b), "result": 1 if r == "1-0" else 0,
-                       "handicap": h} for w, b, r, h in games]})
+        history["tournaments"].append(
+            {
+                "id": event.code,
+                "class": event.rating_class,
+                "date": event.end.isoformat(),
+                "players": [{"id": str(p), "grade": grade_of[p]} for p in ids],
+                "games": [
+                    {
+                        "white": str(w),
+                        "black": str(b),
+                        "result": 1 if r == "1-0" else 0,
+                        "handicap": h,
+                    }
+                    for w, b, r, h in games
+                ],
+            }
+        )
     engine_only = _timed(lambda: egf.run_json(history))
-    print(f"  comparison: the engine alone on the whole history in one call: {engine_only:.2f} s;"
-          f" event ratings stored: {EventRating.objects.filter(event__federation=federation).count():,}")
+    print(
+        f"  comparison: the engine alone on the whole history in one call: {engine_only:.2f} s;"
+        f" event ratings stored: {EventRating.objects.filter(event__federation=federation).count():,}"
+    )
 
 
 def main() -> None:

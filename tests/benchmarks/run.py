@@ -20,7 +20,9 @@ def main(argv: list[str]) -> int:
     wanted = {f"bench_{n}" for n in argv}
     if wanted:
         names = [n for n in names if n in wanted]
-    print(f"machine: {platform.machine()} {platform.processor() or ''} python {platform.python_version()}")
+    print(
+        f"machine: {platform.machine()} {platform.processor() or ''} python {platform.python_version()}"
+    )
     failures = 0
     for name in names:
         print(f"\n=== {name} ===", flush=True)

@@ -12,8 +12,11 @@ from django.urls import reverse
 from federation.permissions import FederationScopedAdmin
 
 REGISTERED = sorted(admin.site._registry.items(), key=lambda item: item[0]._meta.label)
-SCOPED = [(model, model_admin) for model, model_admin in REGISTERED
-          if model._meta.app_label in {"federation", "tournaments", "ratings"}]
+SCOPED = [
+    (model, model_admin)
+    for model, model_admin in REGISTERED
+    if model._meta.app_label in {"federation", "tournaments", "ratings"}
+]
 
 
 @pytest.fixture
@@ -31,7 +34,11 @@ def test_every_site_admin_is_federation_scoped():
     for model, model_admin in SCOPED:
         assert isinstance(model_admin, FederationScopedAdmin), model._meta.label
     assert {m._meta.label for m, _ in SCOPED} >= {
-        "federation.Player", "tournaments.Event", "tournaments.Game", "ratings.RatingList"}
+        "federation.Player",
+        "tournaments.Event",
+        "tournaments.Game",
+        "ratings.RatingList",
+    }
 
 
 @pytest.mark.parametrize("model,model_admin", SCOPED, ids=[m._meta.label for m, _ in SCOPED])
@@ -78,15 +85,27 @@ def test_autocomplete_does_not_offer_other_federation_players(client, worlds):
     mine, theirs = worlds
     client.force_login(mine["user"])
     other = theirs["federation.Player"]
-    response = client.get(reverse("admin:autocomplete"), {
-        "app_label": "tournaments", "model_name": "game", "field_name": "white",
-        "term": other.surname})
+    response = client.get(
+        reverse("admin:autocomplete"),
+        {
+            "app_label": "tournaments",
+            "model_name": "game",
+            "field_name": "white",
+            "term": other.surname,
+        },
+    )
     assert response.status_code == 200
     assert response.json()["results"] == []
     own = mine["federation.Player"]
-    response = client.get(reverse("admin:autocomplete"), {
-        "app_label": "tournaments", "model_name": "game", "field_name": "white",
-        "term": own.surname})
+    response = client.get(
+        reverse("admin:autocomplete"),
+        {
+            "app_label": "tournaments",
+            "model_name": "game",
+            "field_name": "white",
+            "term": own.surname,
+        },
+    )
     assert [r["id"] for r in response.json()["results"]] == [str(own.pk)]
 
 
@@ -97,10 +116,19 @@ def test_posting_a_game_with_other_federation_player_is_rejected(client, worlds)
     client.force_login(mine["user"])
     event = mine["tournaments.Event"]
     before = Game.objects.count()
-    response = client.post(_url(Game, "add"), {
-        "event": event.pk, "round": 2, "white": mine["players"][0].pk,
-        "black": theirs["players"][0].pk, "result": "1-0", "handicap": 0,
-        "substitutions-TOTAL_FORMS": 0, "substitutions-INITIAL_FORMS": 0})
+    response = client.post(
+        _url(Game, "add"),
+        {
+            "event": event.pk,
+            "round": 2,
+            "white": mine["players"][0].pk,
+            "black": theirs["players"][0].pk,
+            "result": "1-0",
+            "handicap": 0,
+            "substitutions-TOTAL_FORMS": 0,
+            "substitutions-INITIAL_FORMS": 0,
+        },
+    )
     assert response.status_code == 200  # the form again, with the error
     assert "Select a valid choice" in response.content.decode()
     assert Game.objects.count() == before

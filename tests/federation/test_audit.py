@@ -18,9 +18,14 @@ def world(db):
 
 def _player_form(player, **changes):
     data = {
-        "federation": player.federation_id, "federation_player_id": player.federation_player_id,
-        "surname": player.surname, "given_name": player.given_name, "country": player.country,
-        "club": player.club, "grade": player.grade, "active": "on",
+        "federation": player.federation_id,
+        "federation_player_id": player.federation_player_id,
+        "surname": player.surname,
+        "given_name": player.given_name,
+        "country": player.country,
+        "club": player.club,
+        "grade": player.grade,
+        "active": "on",
     }
     data.update(changes)
     return data
@@ -32,8 +37,9 @@ def test_admin_change_writes_audit_with_old_and_new_values(client, world):
     url = reverse("admin:federation_player_change", args=[player.pk])
     response = client.post(url, _player_form(player, club="New Club", country="FR"))
     assert response.status_code == 302, response.content.decode()[:2000]
-    event = AuditEvent.objects.filter(object_type="federation.Player",
-                                      object_id=str(player.pk), action="change").get()
+    event = AuditEvent.objects.filter(
+        object_type="federation.Player", object_id=str(player.pk), action="change"
+    ).get()
     assert event.actor == world["user"]
     assert event.federation_id == player.federation_id
     assert event.old_values == {"club": player.club, "country": "DE"}
@@ -58,14 +64,22 @@ def test_invalid_admin_form_saves_nothing_and_names_the_field(client, world):
 def test_admin_add_and_delete_are_audited(client, world):
     client.force_login(world["user"])
     federation = world["federation.Federation"]
-    response = client.post(reverse("admin:federation_player_add"), {
-        "federation": federation.pk, "federation_player_id": "777", "surname": "Newcomer",
-        "country": "PL", "active": "on"})
+    response = client.post(
+        reverse("admin:federation_player_add"),
+        {
+            "federation": federation.pk,
+            "federation_player_id": "777",
+            "surname": "Newcomer",
+            "country": "PL",
+            "active": "on",
+        },
+    )
     assert response.status_code == 302
     created = Player.objects.get(federation=federation, federation_player_id="777")
     assert AuditEvent.objects.filter(action="create", object_id=str(created.pk)).exists()
-    response = client.post(reverse("admin:federation_player_delete", args=[created.pk]),
-                           {"post": "yes"})
+    response = client.post(
+        reverse("admin:federation_player_delete", args=[created.pk]), {"post": "yes"}
+    )
     assert response.status_code == 302
     deleted = AuditEvent.objects.get(action="delete", object_id=str(created.pk))
     assert deleted.old_values["surname"] == "Newcomer"
@@ -80,15 +94,30 @@ def test_inline_game_changes_are_audited(client, world):
     url = reverse("admin:tournaments_event_change", args=[event.pk])
     game = world["tournaments.Game"]
     data = {
-        "federation": event.federation_id, "name": event.name, "code": event.code,
-        "kind": "individual", "status": "draft", "start": "2026-01-01", "end": "2026-03-01",
-        "games-TOTAL_FORMS": 2, "games-INITIAL_FORMS": 1, "games-MIN_NUM_FORMS": 0,
+        "federation": event.federation_id,
+        "name": event.name,
+        "code": event.code,
+        "kind": "individual",
+        "status": "draft",
+        "start": "2026-01-01",
+        "end": "2026-03-01",
+        "games-TOTAL_FORMS": 2,
+        "games-INITIAL_FORMS": 1,
+        "games-MIN_NUM_FORMS": 0,
         "games-MAX_NUM_FORMS": 1000,
-        "games-0-id": game.pk, "games-0-event": event.pk, "games-0-round": 1,
-        "games-0-white": a.pk, "games-0-black": b.pk, "games-0-result": "1/2",
+        "games-0-id": game.pk,
+        "games-0-event": event.pk,
+        "games-0-round": 1,
+        "games-0-white": a.pk,
+        "games-0-black": b.pk,
+        "games-0-result": "1/2",
         "games-0-handicap": 0,
-        "games-1-event": event.pk, "games-1-round": 2, "games-1-white": b.pk,
-        "games-1-black": c.pk, "games-1-result": "0-1", "games-1-handicap": 0,
+        "games-1-event": event.pk,
+        "games-1-round": 2,
+        "games-1-white": b.pk,
+        "games-1-black": c.pk,
+        "games-1-result": "0-1",
+        "games-1-handicap": 0,
     }
     response = client.post(url, data)
     assert response.status_code == 302, response.context["errors"] if response.context else ""
@@ -103,14 +132,29 @@ def test_inline_with_bad_row_saves_nothing(client, world):
     client.force_login(world["user"])
     before = (event.games.count(), AuditEvent.objects.count())
     data = {
-        "federation": event.federation_id, "name": "Renamed", "code": event.code,
-        "kind": "team", "status": "draft", "start": "2026-01-01", "end": "2026-03-01",
-        "teams-TOTAL_FORMS": 0, "teams-INITIAL_FORMS": 0,
-        "games-TOTAL_FORMS": 2, "games-INITIAL_FORMS": 0,
-        "games-0-event": event.pk, "games-0-round": 2, "games-0-white": a.pk,
-        "games-0-black": b.pk, "games-0-result": "1-0", "games-0-handicap": 0,
-        "games-1-event": event.pk, "games-1-round": 2, "games-1-white": a.pk,
-        "games-1-black": a.pk, "games-1-result": "1-0", "games-1-handicap": 0,
+        "federation": event.federation_id,
+        "name": "Renamed",
+        "code": event.code,
+        "kind": "team",
+        "status": "draft",
+        "start": "2026-01-01",
+        "end": "2026-03-01",
+        "teams-TOTAL_FORMS": 0,
+        "teams-INITIAL_FORMS": 0,
+        "games-TOTAL_FORMS": 2,
+        "games-INITIAL_FORMS": 0,
+        "games-0-event": event.pk,
+        "games-0-round": 2,
+        "games-0-white": a.pk,
+        "games-0-black": b.pk,
+        "games-0-result": "1-0",
+        "games-0-handicap": 0,
+        "games-1-event": event.pk,
+        "games-1-round": 2,
+        "games-1-white": a.pk,
+        "games-1-black": a.pk,
+        "games-1-result": "1-0",
+        "games-1-handicap": 0,
     }
     response = client.post(reverse("admin:tournaments_event_change", args=[event.pk]), data)
     assert response.status_code == 200

@@ -15,17 +15,40 @@ from tournaments.models import Event, Game, Problem, SolverScore, Substitution, 
 def _digest() -> str:
     h = hashlib.sha256()
     for p in Player.objects.order_by("federation__code", "federation_player_id").values_list(
-            "federation__code", "federation_player_id", "surname", "given_name", "country",
-            "club", "grade", "fide_rating", "start_rating", "active"):
+        "federation__code",
+        "federation_player_id",
+        "surname",
+        "given_name",
+        "country",
+        "club",
+        "grade",
+        "fide_rating",
+        "start_rating",
+        "active",
+    ):
         h.update(repr(p).encode())
-    for g in Game.objects.order_by("event__code", "round", "white__federation_player_id",
-                                   "black__federation_player_id", "finished_on").values_list(
-            "event__code", "round", "white__federation_player_id",
-            "black__federation_player_id", "result", "handicap", "finished_on", "reported_on"):
+    for g in Game.objects.order_by(
+        "event__code",
+        "round",
+        "white__federation_player_id",
+        "black__federation_player_id",
+        "finished_on",
+    ).values_list(
+        "event__code",
+        "round",
+        "white__federation_player_id",
+        "black__federation_player_id",
+        "result",
+        "handicap",
+        "finished_on",
+        "reported_on",
+    ):
         h.update(repr(g).encode())
-    for s in SolverScore.objects.order_by("problem__event__code", "problem__number",
-                                          "solver__federation_player_id").values_list(
-            "problem__event__code", "problem__number", "solver__federation_player_id", "points"):
+    for s in SolverScore.objects.order_by(
+        "problem__event__code", "problem__number", "solver__federation_player_id"
+    ).values_list(
+        "problem__event__code", "problem__number", "solver__federation_player_id", "points"
+    ):
         h.update(repr(s).encode())
     return h.hexdigest()
 
@@ -47,8 +70,18 @@ def _wipe():
         model.objects.all().delete()
     with connection.cursor() as cursor:
         cursor.execute(f"DELETE FROM {UNLOCK_TABLE}")
-    for model in (SolverScore, Problem, Substitution, TeamMember, Team, Game, Event, Official,
-                  Player, Federation):
+    for model in (
+        SolverScore,
+        Problem,
+        Substitution,
+        TeamMember,
+        Team,
+        Game,
+        Event,
+        Official,
+        Player,
+        Federation,
+    ):
         model.objects.all().delete()
     get_user_model().objects.all().delete()
 
@@ -69,7 +102,11 @@ def test_seed_is_deterministic_and_seed_dependent():
 def test_seed_covers_all_systems_and_kinds():
     call_command("seed_demo", players=200, seed=1)
     assert set(Federation.objects.values_list("system", flat=True)) == {
-        "iccf", "egf", "playchess", "wfcc"}
+        "iccf",
+        "egf",
+        "playchess",
+        "wfcc",
+    }
     assert Player.objects.count() >= 200
     assert Substitution.objects.exists()
     assert Game.objects.filter(handicap__gt=0).exists()

@@ -37,14 +37,26 @@ def test_celery_is_eager_without_redis_and_uses_redis_when_given():
 def _manage(*args, **env):
     full_env = {k: v for k, v in os.environ.items() if k not in {"SECRET_KEY", "DEBUG"}}
     full_env.update(env)
-    return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=full_env,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=full_env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_production_settings_pass_check_deploy():
-    result = _manage("check", "--deploy", "--fail-level", "WARNING",
-                     PRODUCTION="1", SECRET_KEY="x" * 20 + "-Zq8!kP2@vL5#mN9$rT3%wY6^bH1&cJ4*",
-                     ALLOWED_HOSTS="ratings.example.org")
+    result = _manage(
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        PRODUCTION="1",
+        SECRET_KEY="x" * 20 + "-Zq8!kP2@vL5#mN9$rT3%wY6^bH1&cJ4*",
+        ALLOWED_HOSTS="ratings.example.org",
+    )
     assert result.returncode == 0, result.stderr + result.stdout
 
 

@@ -75,8 +75,7 @@ def worlds(db):
     from tests.factories import make_world
 
     theirs = make_world(THEIRS)
-    theirs["egf"] = Federation.objects.create(code="zq-egf", name="Federation zq EGF",
-                                              system="egf")
+    theirs["egf"] = Federation.objects.create(code="zq-egf", name="Federation zq EGF", system="egf")
     return make_world("mq"), theirs
 
 

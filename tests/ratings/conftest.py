@@ -14,21 +14,50 @@ def iccf_world(db):
     from ratings.services import import_list
 
     federation = Federation.objects.create(code="icc", name="ICCF test", system="iccf")
-    players = [Player.objects.create(federation=federation, federation_player_id=str(100 + i),
-                                     surname=f"P{i}", country="DE") for i in range(6)]
-    import_list(federation=federation, period_code="2025Q4", entries=[
-        {"player_id": p.pk, "rating": 1900.0 + 50 * i, "published_rating": 1900 + 50 * i,
-         "rd": 80.0, "published_rd": 80} for i, p in enumerate(players[:5])])
-    event = Event.objects.create(federation=federation, name="Section 1", code="S1",
-                                 kind=EventKind.TEAM, status=EventStatus.ACCEPTED,
-                                 start=date(2025, 10, 15), end=date(2026, 6, 30),
-                                 transmission="electronic", reflection_days=50,
-                                 reflection_moves=10)
+    players = [
+        Player.objects.create(
+            federation=federation, federation_player_id=str(100 + i), surname=f"P{i}", country="DE"
+        )
+        for i in range(6)
+    ]
+    import_list(
+        federation=federation,
+        period_code="2025Q4",
+        entries=[
+            {
+                "player_id": p.pk,
+                "rating": 1900.0 + 50 * i,
+                "published_rating": 1900 + 50 * i,
+                "rd": 80.0,
+                "published_rd": 80,
+            }
+            for i, p in enumerate(players[:5])
+        ],
+    )
+    event = Event.objects.create(
+        federation=federation,
+        name="Section 1",
+        code="S1",
+        kind=EventKind.TEAM,
+        status=EventStatus.ACCEPTED,
+        start=date(2025, 10, 15),
+        end=date(2026, 6, 30),
+        transmission="electronic",
+        reflection_days=50,
+        reflection_moves=10,
+    )
     results = ["1-0", "1/2", "0-1", "1-0", "1/2"]
     games = []
     for i, result in enumerate(results):
-        games.append(Game.objects.create(
-            event=event, round=1, white=players[i], black=players[(i + 1) % 6], result=result,
-            finished_on=date(2025, 10, 20 + i), reported_on=date(2025, 10, 21 + i)))
+        games.append(
+            Game.objects.create(
+                event=event,
+                round=1,
+                white=players[i],
+                black=players[(i + 1) % 6],
+                result=result,
+                finished_on=date(2025, 10, 20 + i),
+                reported_on=date(2025, 10, 21 + i),
+            )
+        )
     return {"federation": federation, "players": players, "event": event, "games": games}
-

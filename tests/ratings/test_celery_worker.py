@@ -40,10 +40,30 @@ def start_worker(tmp_path):
         env = {**os.environ, "DATABASE_URL": _test_database_url(), **extra_env}
         log = open(tmp_path / f"worker{len(workers)}.log", "w")  # noqa: SIM115
         process = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "federation", "worker", "-Q", "ratings",
-             "-c", "1", "-P", "prefork", "--without-gossip", "--without-mingle",
-             "--without-heartbeat", "-l", "info"],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "federation",
+                "worker",
+                "-Q",
+                "ratings",
+                "-c",
+                "1",
+                "-P",
+                "prefork",
+                "--without-gossip",
+                "--without-mingle",
+                "--without-heartbeat",
+                "-l",
+                "info",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
         workers.append((process, log))
         return process
 
@@ -68,7 +88,8 @@ def _wait_for(predicate, timeout=90.0, what="condition"):
 
 def _finished(run_id):
     return lambda: RatingRun.objects.filter(
-        pk=run_id, status__in=[RunStatus.SUCCEEDED, RunStatus.FAILED]).exists()
+        pk=run_id, status__in=[RunStatus.SUCCEEDED, RunStatus.FAILED]
+    ).exists()
 
 
 def test_worker_executes_a_requested_run_once(iccf_world, start_worker):
@@ -101,7 +122,8 @@ def test_failing_run_is_recorded_by_the_worker(iccf_world, start_worker):
 
 
 def test_worker_killed_mid_write_leaves_nothing_and_redelivery_completes(
-        iccf_world, start_worker, tmp_path):
+    iccf_world, start_worker, tmp_path
+):
     marker = tmp_path / "paused"
     start_worker(RATING_RUN_FAULT_PAUSE_FILE=str(marker), RATING_RUN_FAULT_PAUSE_SECONDS="120")
     run = services.request_run(federation=iccf_world["federation"], period_code="2026Q1")
@@ -110,8 +132,10 @@ def test_worker_killed_mid_write_leaves_nothing_and_redelivery_completes(
     child = int(marker.read_text())
     # Mid-write: the list rows exist inside the worker's open transaction, invisible here.
     with connection.cursor() as cursor:
-        cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE state = "
-                       "'idle in transaction' AND datname = current_database()")
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE state = "
+            "'idle in transaction' AND datname = current_database()"
+        )
         assert cursor.fetchone()[0] >= 1
     assert not RatingList.objects.filter(run=run).exists()
     os.kill(child, signal.SIGKILL)
@@ -149,5 +173,6 @@ def test_runs_of_two_periods_of_one_federation_do_not_block_each_other(iccf_worl
     for thread in threads:
         thread.join(timeout=120)
     assert results[first.pk] is not None and results[second.pk] is not None
-    assert set(RatingRun.objects.filter(pk__in=[first.pk, second.pk])
-               .values_list("status", flat=True)) == {RunStatus.SUCCEEDED}
+    assert set(
+        RatingRun.objects.filter(pk__in=[first.pk, second.pk]).values_list("status", flat=True)
+    ) == {RunStatus.SUCCEEDED}

@@ -45,15 +45,18 @@ def test_every_federation_has_published_lists_and_history(rated_demo):
 
 def test_ranks_are_one_to_n_on_every_list(rated_demo):
     for rating_list in RatingList.objects.filter(status=ListStatus.PUBLISHED)[:10]:
-        ranks = list(rating_list.entries.filter(listed=True).order_by("rank")
-                     .values_list("rank", flat=True))
+        ranks = list(
+            rating_list.entries.filter(listed=True).order_by("rank").values_list("rank", flat=True)
+        )
         assert ranks == list(range(1, len(ranks) + 1))
         assert rating_list.entry_count == len(ranks)
 
 
 def test_playchess_newcomers_are_provisional_until_ten_games(rated_demo):
-    first, latest = (_published("playchess").order_by("period__valid_from").first(),
-                     _published("playchess").order_by("-period__valid_from").first())
+    first, latest = (
+        _published("playchess").order_by("period__valid_from").first(),
+        _published("playchess").order_by("-period__valid_from").first(),
+    )
     provisional = first.entries.filter(provisional=True)
     assert provisional.exists()
     for rating_list in (first, latest):
@@ -73,12 +76,15 @@ def test_wfcc_two_half_ratings_make_a_full_rating(rated_demo):
     from ratings.engines.rounding import half_up_2
 
     q1 = _published("wfcc").get(period__code="2026Q1")
-    imported = set(_published("wfcc").get(period__code="2025Q4").entries
-                   .values_list("player_id", flat=True))
+    imported = set(
+        _published("wfcc").get(period__code="2025Q4").entries.values_list("player_id", flat=True)
+    )
     newcomers = 0
     for entry in q1.entries.exclude(player_id__in=imported):
-        performances = [r.details["performance"] for r in q1.run.event_ratings
-                        .filter(player=entry.player).order_by("event__end")]
+        performances = [
+            r.details["performance"]
+            for r in q1.run.event_ratings.filter(player=entry.player).order_by("event__end")
+        ]
         if len(performances) == 2:  # two tournaments in the quarter: two halves, one rating
             newcomers += 1
             assert entry.half_rating is False
@@ -89,8 +95,9 @@ def test_wfcc_two_half_ratings_make_a_full_rating(rated_demo):
 
 
 def test_wfcc_title_proposals_name_their_norms(rated_demo):
-    proposals = [p for list_ in _published("wfcc") for p in list_.run.report.get(
-        "title_proposals", [])]
+    proposals = [
+        p for list_ in _published("wfcc") for p in list_.run.report.get("title_proposals", [])
+    ]
     for proposal in proposals:
         assert proposal["title"] in {"GM", "IM", "FM"} and "norms" in proposal["reason"]
         assert SolvingNorm.objects.filter(player_id=proposal["player_id"]).count() >= 2
@@ -115,5 +122,7 @@ def test_next_period_becomes_due_on_its_day(rated_demo):
 
 def test_entries_of_published_lists_count_matches_listed(rated_demo):
     for rating_list in RatingList.objects.filter(status=ListStatus.PUBLISHED)[:5]:
-        assert RatingEntry.objects.filter(rating_list=rating_list, listed=True).count() == \
-            rating_list.entry_count
+        assert (
+            RatingEntry.objects.filter(rating_list=rating_list, listed=True).count()
+            == rating_list.entry_count
+        )

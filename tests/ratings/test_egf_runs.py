@@ -14,15 +14,26 @@ from tournaments.models import Event, Game
 @pytest.fixture
 def egf(db):
     federation = Federation.objects.create(code="egf-r", name="EGF runs", system="egf")
-    players = [Player.objects.create(federation=federation, federation_player_id=str(i),
-                                     surname=f"G{i}", grade=grade)
-               for i, grade in enumerate(["15k", "15k", "2d", "2d"])]
+    players = [
+        Player.objects.create(
+            federation=federation, federation_player_id=str(i), surname=f"G{i}", grade=grade
+        )
+        for i, grade in enumerate(["15k", "15k", "2d", "2d"])
+    ]
     return federation, players
 
 
 def _tournament(federation, code, day, pairs, cls="A"):
-    event = Event.objects.create(federation=federation, name=code, code=code, kind="individual",
-                                 status="accepted", rating_class=cls, start=day, end=day)
+    event = Event.objects.create(
+        federation=federation,
+        name=code,
+        code=code,
+        kind="individual",
+        status="accepted",
+        rating_class=cls,
+        start=day,
+        end=day,
+    )
     for white, black, result in pairs:
         Game.objects.create(event=event, round=1, white=white, black=black, result=result)
     return event
@@ -86,8 +97,11 @@ def test_federation_params_are_validated(egf):
     from django.core.exceptions import ValidationError
 
     federation, _ = egf
-    for bad in ({"calendar": {"egf_snapshot_months": 13}}, {"rd_cap": 120},
-                {"calendar": {"weekly": True}}):
+    for bad in (
+        {"calendar": {"egf_snapshot_months": 13}},
+        {"rd_cap": 120},
+        {"calendar": {"weekly": True}},
+    ):
         federation.params = bad
         with pytest.raises(ValidationError):
             federation.full_clean()

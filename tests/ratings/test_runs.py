@@ -25,8 +25,9 @@ def _run(world, code="2026Q1"):
     return services.run_now(federation=world["federation"], period_code=code)
 
 
-def test_requested_run_executes_and_writes_one_draft(iccf_world, eager_celery,
-                                                     django_capture_on_commit_callbacks):
+def test_requested_run_executes_and_writes_one_draft(
+    iccf_world, eager_celery, django_capture_on_commit_callbacks
+):
     with django_capture_on_commit_callbacks(execute=True):
         run = services.request_run(federation=iccf_world["federation"], period_code="2026Q1")
     run.refresh_from_db()
@@ -77,10 +78,12 @@ def test_duplicate_delivery_is_a_no_op(iccf_world):
 
 
 def test_one_active_run_per_period(iccf_world):
-    first = services.request_run(federation=iccf_world["federation"], period_code="2026Q1",
-                                 enqueue=False)
-    again = services.request_run(federation=iccf_world["federation"], period_code="2026Q1",
-                                 enqueue=False)
+    first = services.request_run(
+        federation=iccf_world["federation"], period_code="2026Q1", enqueue=False
+    )
+    again = services.request_run(
+        federation=iccf_world["federation"], period_code="2026Q1", enqueue=False
+    )
     assert again.pk == first.pk
     with pytest.raises(IntegrityError), transaction.atomic():
         RatingRun.objects.create(federation=first.federation, period=first.period)
@@ -125,12 +128,20 @@ def test_publish_makes_the_list_immutable(iccf_world):
     with pytest.raises(DatabaseError), transaction.atomic():
         RatingList.objects.filter(pk=published.pk).delete()
     with pytest.raises(ImmutableListError):
-        RatingEntry(rating_list=published, player=iccf_world["players"][0], rating=1,
-                    published_rating=1).save()
+        RatingEntry(
+            rating_list=published, player=iccf_world["players"][0], rating=1, published_rating=1
+        ).save()
     with pytest.raises(DatabaseError), transaction.atomic():  # bulk_create skips save()
-        RatingEntry.objects.bulk_create([RatingEntry(
-            rating_list=published, player=iccf_world["players"][5], rating=1,
-            published_rating=1)])
+        RatingEntry.objects.bulk_create(
+            [
+                RatingEntry(
+                    rating_list=published,
+                    player=iccf_world["players"][5],
+                    rating=1,
+                    published_rating=1,
+                )
+            ]
+        )
     assert RatingEntry.objects.get(pk=entry.pk).rating != 9999
     with pytest.raises(services.RunError, match="only a draft"):
         services.publish_list(list_id=published.pk)
@@ -162,11 +173,19 @@ def test_rule_1_4_start_ratings_flow_into_the_engine(iccf_world):
     first_game = engine_input["games"][0]
     # The tournament started under the 2025Q4 list, where player 0 had 1900.
     assert first_game["white_start"] == 1900.0
-    lowered = {**engine_input, "players": [
-        {**p, "rating": 1500.0} if p["id"] == first_game["white"] else p
-        for p in engine_input["players"]]}
-    without_rule = {**lowered, "games": [
-        {k: v for k, v in g.items() if not k.endswith("_start")} for g in lowered["games"]]}
+    lowered = {
+        **engine_input,
+        "players": [
+            {**p, "rating": 1500.0} if p["id"] == first_game["white"] else p
+            for p in engine_input["players"]
+        ],
+    }
+    without_rule = {
+        **lowered,
+        "games": [
+            {k: v for k, v in g.items() if not k.endswith("_start")} for g in lowered["games"]
+        ],
+    }
     opponent = first_game["black"]
     with_rule = {p["id"]: p["rating"] for p in iccf_engine.run_json(lowered)["players"]}
     ignored = {p["id"]: p["rating"] for p in iccf_engine.run_json(without_rule)["players"]}
@@ -225,11 +244,11 @@ def test_reaper_requeues_runs_whose_message_was_lost(iccf_world, eager_celery):
 
     from django.utils import timezone
 
-    run = services.request_run(federation=iccf_world["federation"], period_code="2026Q1",
-                               enqueue=False)  # as if the broker lost the message
+    run = services.request_run(
+        federation=iccf_world["federation"], period_code="2026Q1", enqueue=False
+    )  # as if the broker lost the message
     assert services.reap_stuck_runs() == 0  # too young to be stuck
-    RatingRun.objects.filter(pk=run.pk).update(
-        requested_at=timezone.now() - timedelta(hours=1))
+    RatingRun.objects.filter(pk=run.pk).update(requested_at=timezone.now() - timedelta(hours=1))
     assert services.reap_stuck_runs() == 1
     run.refresh_from_db()
     assert run.status == RunStatus.SUCCEEDED

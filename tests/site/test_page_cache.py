@@ -41,8 +41,13 @@ def test_publishing_a_list_invalidates_cached_pages(client):
     Player.objects.filter(pk=world.players[0].pk).update(surname="Renamed")
     assert "Renamed" not in client.get(LIST).content.decode()  # served from the cache
     period = make_period(world.federation, "2026Q3", date(2026, 7, 1))
-    draft = make_list(world.federation, period, {world.players[0]: 1900.0},
-                      previous=world.lists[1], published=False)
+    draft = make_list(
+        world.federation,
+        period,
+        {world.players[0]: 1900.0},
+        previous=world.lists[1],
+        published=False,
+    )
     services.publish_list(list_id=draft.pk)
     assert "Renamed" in client.get(LIST).content.decode()
 

@@ -29,17 +29,33 @@ BROKEN = SMALL.replace("2+/w0", "2+/w0x").replace("1-/w0", "1=/w0")
 @pytest.fixture
 def egf(db):
     federation = Federation.objects.create(code="egf-t", name="EGF test", system="egf")
-    Player.objects.create(federation=federation, federation_player_id="12345678",
-                          surname="Novak", given_name="Jan", country="CZ", grade="3d")
-    Player.objects.create(federation=federation, federation_player_id="77",
-                          surname="Kral", given_name="Petr", country="CZ", grade="1k")
+    Player.objects.create(
+        federation=federation,
+        federation_player_id="12345678",
+        surname="Novak",
+        given_name="Jan",
+        country="CZ",
+        grade="3d",
+    )
+    Player.objects.create(
+        federation=federation,
+        federation_player_id="77",
+        surname="Kral",
+        given_name="Petr",
+        country="CZ",
+        grade="1k",
+    )
     return federation
 
 
 def _upload(client, federation, text, name="t240302a.h9"):
-    return client.post(reverse("admin:tournaments_event_import_egf"), {
-        "federation": federation.pk,
-        "table": SimpleUploadedFile(name, text.encode() if isinstance(text, str) else text)})
+    return client.post(
+        reverse("admin:tournaments_event_import_egf"),
+        {
+            "federation": federation.pk,
+            "table": SimpleUploadedFile(name, text.encode() if isinstance(text, str) else text),
+        },
+    )
 
 
 def test_preview_then_confirm_saves_everything_once(client, egf):
@@ -49,14 +65,17 @@ def test_preview_then_confirm_saves_everything_once(client, egf):
     assert preview.errors == []
     assert [p.matched_by for p in preview.players] == ["PIN", "name and country", "new"]
     assert not Event.objects.filter(code="T240302A").exists()  # preview saves nothing
-    response = client.post(reverse("admin:tournaments_event_import_egf"),
-                           {"confirm": "1", "token": response.context["token"]})
+    response = client.post(
+        reverse("admin:tournaments_event_import_egf"),
+        {"confirm": "1", "token": response.context["token"]},
+    )
     assert response.status_code == 302
     event = Event.objects.get(federation=egf, code="T240302A")
     assert (event.name, event.rating_class, str(event.start)) == ("Club Cup", "B", "2024-03-02")
     assert Game.objects.filter(event=event, black__isnull=False).count() == 2
-    assert set(Game.objects.filter(event=event, black__isnull=True)
-               .values_list("result", flat=True)) == {"bye=", "bye-"}
+    assert set(
+        Game.objects.filter(event=event, black__isnull=True).values_list("result", flat=True)
+    ) == {"bye=", "bye-"}
     svoboda = Player.objects.get(federation=egf, surname="Svoboda")
     assert (svoboda.grade, svoboda.federation_player_id) == ("2k", "T240302A-3")
     assert AuditEvent.objects.filter(action="import", object_id=str(event.pk)).exists()
@@ -78,8 +97,11 @@ def test_file_with_errors_lists_them_with_lines_and_saves_nothing(client, egf):
 def test_tampered_token_is_refused(client, egf):
     client.force_login(make_official("egf-ro", egf))
     token = _upload(client, egf, SMALL).context["token"]
-    response = client.post(reverse("admin:tournaments_event_import_egf"),
-                           {"confirm": "1", "token": token[:-3] + "abc"}, follow=True)
+    response = client.post(
+        reverse("admin:tournaments_event_import_egf"),
+        {"confirm": "1", "token": token[:-3] + "abc"},
+        follow=True,
+    )
     assert "expired or was altered" in response.content.decode()
     assert not Event.objects.filter(code="T240302A").exists()
 

@@ -18,8 +18,13 @@ def test_service_rejects_player_of_another_federation(worlds):
     mine, theirs = worlds
     before = Game.objects.count()
     with pytest.raises(ValidationError) as error:
-        record_game(event=mine["tournaments.Event"], round=3, white=mine["players"][0],
-                    black=theirs["players"][0], result="1-0")
+        record_game(
+            event=mine["tournaments.Event"],
+            round=3,
+            white=mine["players"][0],
+            black=theirs["players"][0],
+            result="1-0",
+        )
     assert "black" in error.value.message_dict
     assert "federation ee" in error.value.message_dict["black"][0]
     assert Game.objects.count() == before
@@ -27,13 +32,24 @@ def test_service_rejects_player_of_another_federation(worlds):
 
 def test_service_records_a_valid_game(worlds):
     mine, _ = worlds
-    game = record_game(event=mine["tournaments.Event"], round=3, white=mine["players"][0],
-                       black=mine["players"][1], result="1/2", finished_on=date(2026, 2, 1))
+    game = record_game(
+        event=mine["tournaments.Event"],
+        round=3,
+        white=mine["players"][0],
+        black=mine["players"][1],
+        result="1/2",
+        finished_on=date(2026, 2, 1),
+    )
     assert Game.objects.get(pk=game.pk).result == "1/2"
 
 
 def test_service_rejects_self_play(worlds):
     mine, _ = worlds
     with pytest.raises(ValidationError):
-        record_game(event=mine["tournaments.Event"], round=3, white=mine["players"][0],
-                    black=mine["players"][0], result="1-0")
+        record_game(
+            event=mine["tournaments.Event"],
+            round=3,
+            white=mine["players"][0],
+            black=mine["players"][0],
+            result="1-0",
+        )

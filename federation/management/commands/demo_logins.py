@@ -12,5 +12,6 @@ class Command(BaseCommand):
         self.stdout.write("Admin logins (http://127.0.0.1:8000/admin/):")
         for login in demo_logins():
             if login.username in existing:
-                self.stdout.write(f"  {login.username:22} {login.password:24} "
-                                  f"{login.role} of {login.federation}")
+                self.stdout.write(
+                    f"  {login.username:22} {login.password:24} {login.role} of {login.federation}"
+                )

@@ -14,6 +14,9 @@ class Command(BaseCommand):
             rating_list = services.publish_list(list_id=list_id)
         except services.RunError as error:
             raise CommandError(str(error)) from None
-        self.stdout.write(self.style.SUCCESS(
-            f"Published list {rating_list.pk} ({rating_list.period.code}, "
-            f"{rating_list.entry_count} entries)."))
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Published list {rating_list.pk} ({rating_list.period.code}, "
+                f"{rating_list.entry_count} entries)."
+            )
+        )

@@ -19,8 +19,12 @@ class Command(BaseCommand):
         if fed is None:
             raise CommandError(f"no federation with code {federation!r}")
         if period is None:
-            due = periods.due_periods(fed.system, services.last_rated_code(fed),
-                                      timezone.localdate(), params=services.calendar_of(fed))
+            due = periods.due_periods(
+                fed.system,
+                services.last_rated_code(fed),
+                timezone.localdate(),
+                params=services.calendar_of(fed),
+            )
             if not due:
                 self.stdout.write(f"{fed.code}: nothing is due.")
                 return
@@ -31,9 +35,12 @@ class Command(BaseCommand):
             raise CommandError(f"period {period!r}: {error.what}") from None
         if run.status != RunStatus.SUCCEEDED:
             raise CommandError(f"run {run.pk} {run.status}: {run.error}")
-        self.stdout.write(self.style.SUCCESS(
-            f"{fed.code} {period}: run {run.pk} succeeded in {run.duration_seconds:.2f} s, draft "
-            f"list {run.rating_list.pk} with {run.rating_list.entry_count} entries; "
-            f"publish it with: manage.py publish {run.rating_list.pk}"))
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"{fed.code} {period}: run {run.pk} succeeded in {run.duration_seconds:.2f} s, draft "
+                f"list {run.rating_list.pk} with {run.rating_list.entry_count} entries; "
+                f"publish it with: manage.py publish {run.rating_list.pk}"
+            )
+        )
         for excluded in run.excluded_events:
             self.stdout.write(f"  left out {excluded['event']}: {excluded['reason']}")

@@ -20,8 +20,9 @@ class Command(BaseCommand):
             period = periods.period_for(federation.system, first_event.start, params=calendar)
             published = 0
             while period.due_on <= today:
-                done = RatingList.objects.filter(federation=federation, period__code=period.code,
-                                                 status=ListStatus.PUBLISHED).exists()
+                done = RatingList.objects.filter(
+                    federation=federation, period__code=period.code, status=ListStatus.PUBLISHED
+                ).exists()
                 if not done:
                     run = services.run_now(federation=federation, period_code=period.code)
                     if run.status != RunStatus.SUCCEEDED:

@@ -12,8 +12,12 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("file")
         parser.add_argument("--federation", required=True, help="federation code")
-        parser.add_argument("--reduction", type=int, default=None,
-                            help="handicap reduction N when the file does not say")
+        parser.add_argument(
+            "--reduction",
+            type=int,
+            default=None,
+            help="handicap reduction N when the file does not say",
+        )
         parser.add_argument("--dry-run", action="store_true", help="preview only, save nothing")
 
     def handle(self, *args, file, federation, reduction, dry_run, **options):
@@ -25,22 +29,29 @@ class Command(BaseCommand):
             data = path.read_bytes()
         except OSError as error:
             raise CommandError(f"{file}: {error.strerror}") from None
-        preview = preview_import(federation=fed, data=data, filename=path.name,
-                                 default_reduction=reduction)
+        preview = preview_import(
+            federation=fed, data=data, filename=path.name, default_reduction=reduction
+        )
         for warning in preview.warnings:
             self.stderr.write(f"warning: {warning}")
         if preview.errors:
-            raise CommandError("\n".join([f"{path.name}: {len(preview.errors)} error(s), "
-                                          "nothing saved", *preview.errors]))
-        summary = (f"{preview.event_code} {preview.event_name!r}: {len(preview.players)} players "
-                   f"({len(preview.new_players)} new), {len(preview.games)} games "
-                   f"({preview.rated_games} rated), {len(preview.free_rounds)} free rounds")
+            raise CommandError(
+                "\n".join(
+                    [f"{path.name}: {len(preview.errors)} error(s), nothing saved", *preview.errors]
+                )
+            )
+        summary = (
+            f"{preview.event_code} {preview.event_name!r}: {len(preview.players)} players "
+            f"({len(preview.new_players)} new), {len(preview.games)} games "
+            f"({preview.rated_games} rated), {len(preview.free_rounds)} free rounds"
+        )
         if dry_run:
             self.stdout.write(f"dry run, nothing saved: {summary}")
             return
         try:
-            event = confirm_import(federation=fed, data=data, filename=path.name,
-                                   default_reduction=reduction)
+            event = confirm_import(
+                federation=fed, data=data, filename=path.name, default_reduction=reduction
+            )
         except ImportRefused as refused:
             raise CommandError("\n".join(refused.errors)) from None
         self.stdout.write(self.style.SUCCESS(f"imported {summary} as event {event.pk}"))
