@@ -72,7 +72,8 @@ def entry_json(row: dict) -> dict:
         "rd": row["published_rd"],
         "rd_unrounded": row["rd"],
         "games": row["games"],
-        "change": row["change"],
+        "change": row["published_change"],
+        "change_unrounded": row["change"],
         "provisional": row["provisional"],
         "half_rating": row["half_rating"],
     }
@@ -253,7 +254,8 @@ def history(request, federation: str, player: str):
                     "rd": h.published_rd,
                     "rank": h.rank,
                     "games": h.games,
-                    "change": h.change,
+                    "change": h.published_change,
+                    "change_unrounded": h.change,
                     "provisional": h.provisional,
                     "half_rating": h.half_rating,
                 }
@@ -266,9 +268,11 @@ def history(request, federation: str, player: str):
                     "end": e.event_end.isoformat(),
                     "period": e.period,
                     "before": e.before,
-                    "after": e.after,
+                    "after": e.after_event,
                     "before_rd": e.before_rd,
                     "after_rd": e.after_rd,
+                    "change": e.change,
+                    "change_unrounded": e.change_unrounded,
                     "games": e.games,
                     "score": e.score,
                 }

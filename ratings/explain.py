@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from federation.models import Player
 from ratings.engines.errors import EngineInputError
 from ratings.models import EventRating, ListStatus, RatingRun
+from ratings.numbers import published_change
 
 PUBLIC = (ListStatus.PUBLISHED, ListStatus.SUPERSEDED)
 logger = logging.getLogger(__name__)
@@ -46,6 +47,10 @@ class ExplainReport:
     @property
     def change(self) -> float | None:
         return None if self.before is None else self.after - self.before
+
+    @property
+    def published_change(self) -> int | None:
+        return published_change(self.before, self.after)
 
     @property
     def matches(self) -> bool | None:

@@ -12,6 +12,7 @@ bounded OFFSET (MAX_OFFSET_ROWS).
 
 from __future__ import annotations
 
+import math
 from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
@@ -24,6 +25,7 @@ from django.http import Http404
 
 from federation.models import Federation, Player
 from ratings.models import EventRating, ListStatus, RatingEntry, RatingList, RatingPeriod
+from ratings.numbers import exact_sum, published_change
 from tournaments.models import Event, Game, Problem, SolverScore
 
 PUBLIC_LIST_STATUSES = (ListStatus.PUBLISHED, ListStatus.SUPERSEDED)
@@ -54,8 +56,8 @@ SORTS: dict[str, tuple[str, ...]] = {
     "-rd": ("-published_rd", "rank"),
     "games": ("games", "rank"),
     "-games": ("-games", "rank"),
-    "change": (F("change").asc(nulls_first=True), "rank"),
-    "-change": (F("change").desc(nulls_last=True), "rank"),
+    "change": (F("published_change").asc(nulls_first=True), "rank"),
+    "-change": (F("published_change").desc(nulls_last=True), "rank"),
 }
 KEYSET_SORTS = {"rank", "-rank", "rating", "-rating"}
 
@@ -69,6 +71,7 @@ ENTRY_FIELDS = (
     "games",
     "total_games",
     "change",
+    "published_change",
     "provisional",
     "half_rating",
     "player__id",
@@ -102,6 +105,7 @@ def flat_row(values: dict) -> dict:
         "games": values["games"],
         "total_games": values["total_games"],
         "change": values["change"],
+        "published_change": values["published_change"],
         "provisional": values["provisional"],
         "half_rating": values["half_rating"],
         "player_id": values["player__id"],
@@ -505,7 +509,8 @@ class HistoryPoint:
     published_rd: int | None
     rank: int | None
     games: int
-    change: float | None
+    change: float | None  # unrounded
+    published_change: int | None  # what readers see: the difference of published integers
     provisional: bool
     half_rating: bool
     listed: bool
@@ -516,6 +521,17 @@ class HistoryPoint:
 
 @dataclass(frozen=True)
 class EventChange:
+    """A player's rating change at one event, as every page shows it.
+
+    `after − before` is the event's own change, except in two cases. A WFCC contest's own change
+    is its ChOfRat (`own`): every contest of a quarter is rated from the list rating, so `after`
+    is the running total. And when a run rated the event together with others from the same start
+    (an ICCF or PlayChess period: the player's events of the run have one before and one after),
+    the own change is the sum of the engine's per-game changes of this event where it reports
+    them (PlayChess, established players); where it does not (ICCF, provisional PlayChess
+    ratings), `shared` is set: the change shown is the period's, not this event's alone.
+    """
+
     id: int
     run_id: int
     event_code: str
@@ -528,10 +544,26 @@ class EventChange:
     games: int
     score: float | None
     period: str
+    own: float | None = None
+    shared: bool = False
 
     @property
-    def change(self) -> float | None:
-        return None if self.before is None else self.after - self.before
+    def change_unrounded(self) -> float | None:
+        if self.before is None:
+            return None
+        return self.own if self.own is not None else self.after - self.before
+
+    @property
+    def after_event(self) -> float:
+        """The rating this event alone leads to (before + its own change)."""
+        if self.own is None or self.before is None:
+            return self.after
+        return exact_sum(self.before, self.own)
+
+    @property
+    def change(self) -> int | None:
+        """The difference of the published before and after: what the pages show."""
+        return published_change(self.before, self.after_event)
 
 
 # The EventRating columns an EventChange is built from, in its field order.
@@ -549,6 +581,45 @@ EVENT_CHANGE_FIELDS = (
     "score",
     "run__period__code",
 )
+
+
+def _event_changes(rows: QuerySet[EventRating]) -> list[tuple[int, EventChange]]:
+    """(player id, EventChange) per row: one query, `shared` read by a subquery."""
+    together = EventRating.objects.filter(
+        run_id=OuterRef("run_id"),
+        player_id=OuterRef("player_id"),
+        before=OuterRef("before"),
+        after=OuterRef("after"),
+    ).exclude(pk=OuterRef("pk"))
+    found = rows.annotate(shared=Exists(together)).values_list(
+        "player_id", *EVENT_CHANGE_FIELDS, "details", "shared"
+    )
+    changes = []
+    for row in found:
+        details, together = row[-2], row[-1]
+        own = own_change(details, together)
+        changes.append((row[0], EventChange(*row[1:-2], own=own, shared=together and own is None)))
+    return changes
+
+
+def _number(value) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def own_change(details: dict | None, together: bool) -> float | None:
+    """An event's own change from what the runner stored with it (see EventChange)."""
+    if not isinstance(details, dict):
+        return None
+    if _number(details.get("change")):  # WFCC: the contest's ChOfRat
+        return float(details["change"])
+    if not together:
+        return None
+    per_game = [
+        g[3] if isinstance(g, list) and len(g) > 3 else None for g in details.get("games") or ()
+    ]
+    if per_game and all(_number(c) for c in per_game):
+        return math.fsum(per_game)
+    return None
 
 
 @dataclass(frozen=True)
@@ -588,6 +659,7 @@ def player_history(player: Player) -> list[HistoryPoint]:
             "rank",
             "games",
             "change",
+            "published_change",
             "provisional",
             "half_rating",
             "listed",
@@ -601,12 +673,10 @@ def player_history(player: Player) -> list[HistoryPoint]:
 
 def player_events(player: Player) -> list[EventChange]:
     """Rating changes per event, from the runs whose lists are published: one query."""
-    rows = (
-        EventRating.objects.filter(player=player, run__rating_list__status=ListStatus.PUBLISHED)
-        .order_by("-event__end", "-event_id")
-        .values_list(*EVENT_CHANGE_FIELDS)
-    )
-    return [EventChange(*row) for row in rows]
+    rows = EventRating.objects.filter(
+        player=player, run__rating_list__status=ListStatus.PUBLISHED
+    ).order_by("-event__end", "-event_id")
+    return [change for _pid, change in _event_changes(rows)]
 
 
 def player_games(player: Player, limit: int = PLAYER_GAMES_SHOWN) -> list[Game]:
@@ -728,14 +798,12 @@ def event_or_404(federation_code: str, code: str) -> Event:
 
 def event_changes(event: Event) -> dict[int, EventChange]:
     """(player id, change) per player of the event, from published runs: one query."""
-    rows = (
-        EventRating.objects.filter(event=event, run__rating_list__status=ListStatus.PUBLISHED)
-        .order_by("player_id", "-run_id")
-        .values_list("player_id", *EVENT_CHANGE_FIELDS)
-    )
+    rows = EventRating.objects.filter(
+        event=event, run__rating_list__status=ListStatus.PUBLISHED
+    ).order_by("player_id", "-run_id")
     seen: dict[int, EventChange] = {}
-    for row in rows:
-        seen.setdefault(row[0], EventChange(*row[1:]))  # the newest published run wins
+    for player_id, change in _event_changes(rows):
+        seen.setdefault(player_id, change)  # the newest published run wins
     return seen
 
 

@@ -16,7 +16,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
-from ratings.engines.rounding import half_up_int
+from ratings.numbers import signed, signed_unrounded
 
 # Column name -> the sort key it toggles (ratings.selectors.SORTS); descending first for numbers.
 SORT_OF_COLUMN = {
@@ -31,13 +31,6 @@ SORT_OF_COLUMN = {
     "games": "-games",
     "change": "-change",
 }
-
-
-def signed(value: float | None) -> str:
-    if value is None:
-        return "–"
-    n = half_up_int(value)
-    return f"+{n}" if n > 0 else ("±0" if n == 0 else f"−{-n}")
 
 
 class RatingListTable(tables.Table):
@@ -129,7 +122,7 @@ class RatingListTable(tables.Table):
                 elif n == "rd":
                     value = "—" if row["published_rd"] is None else str(row["published_rd"])
                 elif n == "change":
-                    value = signed(row["change"])
+                    value = change_cell(row["published_change"], row["change"])
                 else:
                     value = _escape(str(row[n])) if row[n] not in (None, "") else "—"
                 cells.append(tds[n] + value + "</td>")
@@ -152,6 +145,13 @@ class RatingListTable(tables.Table):
             query = urlencode({**filters, "sort": target})
             links.append((column, f"{path}?{query}", state))
         self.header_links = links
+
+
+def change_cell(published: int | None, unrounded: float | None) -> str:
+    """The published change, with the unrounded one as its tooltip."""
+    if published is None:
+        return signed(None)
+    return f'<span title="{signed_unrounded(unrounded)}">{signed(published)}</span>'
 
 
 def sort_state(sort: str, column: str) -> str | None:

@@ -179,12 +179,15 @@ def player(request, federation: str, player: str):
     person = selectors.player_or_404(federation, player)
     profile = selectors.player_profile(person)
     system = person.federation.system
+    # Each point is named as the table beside the chart names it: the list's period.
     points = [
         ChartPoint(
             when=h.valid_from,
             value=h.rating,
-            rd=h.rd if system == "iccf" else None,
+            rd=h.rd,
             label=h.period,
+            published=h.published_rating,
+            published_rd=h.published_rd,
         )
         for h in profile.history
     ]

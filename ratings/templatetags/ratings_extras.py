@@ -1,9 +1,12 @@
 """Number formatting as federations publish: half-up rounding (RULES §7), signed changes."""
 
 from django import template
+from django.utils.safestring import mark_safe
 
 from ratings.engines.rounding import half_up_2, half_up_int
-from ratings.tables import signed as _signed
+from ratings.numbers import signed as _signed
+from ratings.numbers import signed_unrounded
+from ratings.tables import change_cell
 
 register = template.Library()
 
@@ -15,6 +18,18 @@ def signed(value):
         return _signed(None if value is None or value == "" else float(value))
     except (TypeError, ValueError):
         return value
+
+
+@register.filter
+def change(published, unrounded=None):
+    """A published change with the unrounded one as its tooltip: {{ x.published|change:x.raw }}."""
+    return mark_safe(change_cell(published, unrounded))
+
+
+@register.filter
+def unrounded(value):
+    """+10.62 (two decimals), '' for none."""
+    return signed_unrounded(None if value in (None, "") else float(value))
 
 
 @register.filter
