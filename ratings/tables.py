@@ -19,6 +19,8 @@ from django.utils.translation import gettext_lazy as _
 from ratings.numbers import signed, signed_unrounded
 
 # Column name -> the sort key it toggles (ratings.selectors.SORTS); descending first for numbers.
+NUMERIC_COLUMNS = {"rank", "rating", "rd", "games", "change"}
+
 SORT_OF_COLUMN = {
     "rank": "rank",
     "fid": "fid",
@@ -55,6 +57,19 @@ class RatingListTable(tables.Table):
     )
 
     class Meta:
+        # Who and how strong first: on a phone these stay in view while the rest scrolls.
+        sequence = (
+            "rank",
+            "name",
+            "rating",
+            "rd",
+            "change",
+            "fid",
+            "country",
+            "club",
+            "grade",
+            "games",
+        )
         orderable = False  # sort links come from header_links (keyset-aware)
         attrs = {"class": "ratings"}
         empty_text = _("No player matches these filters.")
@@ -82,7 +97,8 @@ class RatingListTable(tables.Table):
             arrow = f' <span aria-hidden="true">{arrow.strip()}</span>' if arrow else ""
             label = _escape(str(column.header))
             inner = f'<a href="{_escape(url)}">{label}{arrow}</a>' if url else label
-            head.append(f'<th scope="col" class="col-{column.name}"{aria}>{inner}</th>')
+            num = " num" if column.name in NUMERIC_COLUMNS else ""
+            head.append(f'<th scope="col" class="col-{column.name}{num}"{aria}>{inner}</th>')
         body = self.body_html() or format_html(
             '<tr><td colspan="{}">{}</td></tr>', len(self.header_links), self.empty_text
         )
@@ -103,7 +119,8 @@ class RatingListTable(tables.Table):
         """
         names = [c.name for c in self.columns]
         classes = {c.name: c.attrs.get("td", {}).get("class", "") for c in self.columns}
-        tds = {n: f'<td class="{classes[n]}">' if classes[n] else "<td>" for n in names}
+        # Every cell names its column: the stylesheet keeps rank, name and rating in view.
+        tds = {n: f'<td class="{f"col-{n} {classes[n]}".strip()}">' for n in names}
         base = reverse("ratings:player", kwargs={"federation": self.federation_code, "player": "0"})
         base = base[: -len("0/")]
         provisional = format_html(' <abbr title="{}">P</abbr>', _("provisional"))

@@ -156,7 +156,7 @@ def test_every_page_export_api_and_diff_give_the_same_rating_change_and_rank(
         seen, url = {}, reverse("ratings:list", args=[fed, period]) + "?size=200"
         while url:
             html = client.get(url).content.decode()
-            for by in table_rows(html, ["Rank", "Id", "Name"]):
+            for by in table_rows(html, ["Rank", "Name", "Rating"]):
                 seen[fid_of(by["Name"])] = (
                     number(by["Rating"]["text"]),
                     number(by["Change"]["text"]),
