@@ -26,7 +26,7 @@ from django.http import Http404
 from federation.models import Federation, Player
 from ratings.models import EventRating, ListStatus, RatingEntry, RatingList, RatingPeriod
 from ratings.numbers import exact_sum, published_change
-from tournaments.models import Event, Game, Problem, SolverScore
+from tournaments.models import Event, Game, Placement, Problem, SolverScore, TeamMember
 
 PUBLIC_LIST_STATUSES = (ListStatus.PUBLISHED, ListStatus.SUPERSEDED)
 PAGE_SIZE = 50
@@ -782,12 +782,19 @@ class EventPage:
     problems: list[Problem]
     scores: list[SolverScore]
     players: list[Player]
+    placements: dict[int, tuple[int, str]]  # player id -> (place, grade) from the results file
+    boards: dict[int, tuple[str, int]]  # player id -> (team, board) in a team event
+
+
+PUBLIC_EVENT_STATUSES = ("accepted", "rated")
 
 
 def event_or_404(federation_code: str, code: str) -> Event:
+    """Only accepted and rated events are public; drafts, submitted and rejected ones are 404."""
     event = (
-        Event.objects.filter(federation__code=federation_code, code=code)
-        .exclude(status="draft")
+        Event.objects.filter(
+            federation__code=federation_code, code=code, status__in=PUBLIC_EVENT_STATUSES
+        )
         .select_related("federation")
         .first()
     )
@@ -821,7 +828,21 @@ def event_page(event: Event) -> EventPage:
             .order_by("solver_id", "problem__round", "problem__number")
         )
     changes = event_changes(event)
-    player_ids = set(changes)
+    placements = {
+        pid: (place, grade)
+        for pid, place, grade in Placement.objects.filter(event=event).values_list(
+            "player_id", "place", "grade"
+        )
+    }
+    boards = {}
+    if event.kind == "team":
+        boards = {
+            pid: (team, board)
+            for pid, team, board in TeamMember.objects.filter(team__event=event).values_list(
+                "player_id", "team__name", "board"
+            )
+        }
+    player_ids = set(changes) | set(placements) | set(boards)
     known = {g.white_id for g in games} | {g.black_id for g in games if g.black_id}
     known |= {s.solver_id for s in scores}
     missing = player_ids - known
@@ -837,4 +858,6 @@ def event_page(event: Event) -> EventPage:
         problems=problems,
         scores=scores,
         players=[by_id[pid] for pid in sorted(by_id, key=lambda i: by_id[i].full_name)],
+        placements=placements,
+        boards=boards,
     )

@@ -18,7 +18,13 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from ratings import exports, selectors
 from ratings.charts import ChartPoint, rating_chart
-from ratings.crosstable import crosstable, solving_sheet
+from ratings.crosstable import (
+    egd_table,
+    event_layout,
+    game_lists,
+    solving_sheet,
+    square_crosstable,
+)
 from ratings.filters import ListNavForm, entries_filterset, filter_params, order_key
 from ratings.page_cache import cached_public_page
 from ratings.tables import RatingListTable
@@ -223,16 +229,18 @@ def event(request, federation: str, code: str):
         "page": page,
         "acceptability": _acceptability(ev),
     }
-    if ev.kind == "solving":
-        problems, rounds, lines = solving_sheet(page.problems, page.scores, by_id)
+    layout = event_layout(ev.kind, ev.federation.system)
+    context["layout"] = layout
+    if layout == "solving":
+        problems, rounds, lines = solving_sheet(page.problems, page.scores, by_id, page.changes)
         context.update(problems=problems, rounds=rounds, solving=lines)
+    elif layout == "egd":
+        rounds, lines, from_file = egd_table(page.games, by_id, page.placements, page.changes)
+        context.update(rounds=rounds, egd=lines, order_from_file=from_file)
+    elif layout == "square":
+        context["square"] = square_crosstable(page.games, by_id, page.boards, page.changes)
     else:
-        rounds, lines = crosstable(page.games, by_id)
-        context.update(rounds=rounds, cross=lines)
-    context["changes"] = [
-        (by_id[pid], change) for pid, change in page.changes.items() if pid in by_id
-    ]
-    context["changes"].sort(key=lambda pc: pc[0].full_name)
+        context["game_lists"] = game_lists(page.games, by_id, page.changes)
     return render(request, "ratings/event.html", context)
 
 

@@ -18,7 +18,7 @@ from django.db import transaction
 from federation import audit
 from federation.models import Federation, Player
 from tournaments.formats import egf as egf_format
-from tournaments.models import Event, EventKind, EventStatus, Game, Result
+from tournaments.models import Event, EventKind, EventStatus, Game, Placement, Result
 
 
 class ImportRefused(Exception):
@@ -274,6 +274,11 @@ def confirm_import(
                 message=f"created by the import of {preview.filename}",
             )
         players[match.ordinal] = player
+    # The table's order is the official placement (the event page shows it as the file has it).
+    Placement.objects.bulk_create(
+        Placement(event=event, player=players[m.ordinal], place=m.ordinal, grade=m.grade)
+        for m in preview.players
+    )
     Game.objects.bulk_create(
         [
             Game(

@@ -79,3 +79,9 @@ def get(mapping, key):
         return mapping.get(key)
     except AttributeError:
         return None
+
+
+@register.filter(name="zip")
+def zip_with(a, b):
+    """Pairs of two lists of the same length: {% for x, y in xs|zip:ys %}."""
+    return list(zip(a, b, strict=True))
