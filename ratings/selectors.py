@@ -24,11 +24,21 @@ from django.db.models import Exists, F, OuterRef, Q, QuerySet, Subquery
 from django.http import Http404
 
 from federation.models import Federation, Player
-from ratings.models import EventRating, ListStatus, RatingEntry, RatingList, RatingPeriod
+from ratings.crosstable import POINTS
+from ratings.models import (
+    EventRating,
+    ListStatus,
+    RatingEntry,
+    RatingList,
+    RatingPeriod,
+    RatingRun,
+    SolvingNorm,
+)
 from ratings.numbers import exact_sum, published_change
 from tournaments.models import Event, Game, Placement, Problem, SolverScore, TeamMember
 
 PUBLIC_LIST_STATUSES = (ListStatus.PUBLISHED, ListStatus.SUPERSEDED)
+PUBLIC_EVENT_STATUSES = ("accepted", "rated")  # drafts, submitted and rejected events are 404
 PAGE_SIZE = 50
 MAX_PAGE_SIZE = 200
 # The uncached fallback for other sorts pages by OFFSET; deeper than this, narrow the filter.
@@ -546,6 +556,7 @@ class EventChange:
     period: str
     own: float | None = None
     shared: bool = False
+    place: int | None = None  # his place in the event (results file, or the WFCC engine's)
 
     @property
     def change_unrounded(self) -> float | None:
@@ -591,14 +602,28 @@ def _event_changes(rows: QuerySet[EventRating]) -> list[tuple[int, EventChange]]
         before=OuterRef("before"),
         after=OuterRef("after"),
     ).exclude(pk=OuterRef("pk"))
-    found = rows.annotate(shared=Exists(together)).values_list(
-        "player_id", *EVENT_CHANGE_FIELDS, "details", "shared"
+    placed = Placement.objects.filter(
+        event_id=OuterRef("event_id"), player_id=OuterRef("player_id")
     )
+    found = rows.annotate(
+        shared=Exists(together), file_place=Subquery(placed.values("place")[:1])
+    ).values_list("player_id", *EVENT_CHANGE_FIELDS, "details", "shared", "file_place")
     changes = []
     for row in found:
-        details, together = row[-2], row[-1]
+        details, together, file_place = row[-3:]
         own = own_change(details, together)
-        changes.append((row[0], EventChange(*row[1:-2], own=own, shared=together and own is None)))
+        place = file_place if file_place is not None else (details or {}).get("place")
+        changes.append(
+            (
+                row[0],
+                EventChange(
+                    *row[1:-3],
+                    own=own,
+                    shared=together and own is None,
+                    place=place if isinstance(place, int) else None,
+                ),
+            )
+        )
     return changes
 
 
@@ -630,7 +655,34 @@ class PlayerProfile:
     country_rank: int | None
     history: list[HistoryPoint]
     events: list[EventChange]
-    games: list[Game]
+    games: list[PlayerGame]
+    half_ratings: list[float]  # a half-rated WFCC solver's half-ratings so far
+    norms: list[NormGained]
+    title_proposals: list[str]
+
+
+@dataclass(frozen=True)
+class PlayerGame:
+    """One game from the player's side, as the player card shows it."""
+
+    event_code: str
+    event_name: str
+    round: int
+    opponent: Player | None  # None: a free round
+    opponent_rating: float | None  # his rating the event was rated with (before it)
+    colour: str  # "white" / "black"
+    handicap: int  # stones Black received
+    points: float | None  # 1, 0.5, 0 from the player's side; None if no result
+    by_default: bool
+
+
+@dataclass(frozen=True)
+class NormGained:
+    event_code: str
+    event_name: str
+    event_end: date
+    title: str
+    at_championship: bool
 
 
 def player_or_404(federation_code: str, player_id: str) -> Player:
@@ -679,16 +731,17 @@ def player_events(player: Player) -> list[EventChange]:
     return [change for _pid, change in _event_changes(rows)]
 
 
-def player_games(player: Player, limit: int = PLAYER_GAMES_SHOWN) -> list[Game]:
-    return list(
+def player_games(player: Player, limit: int = PLAYER_GAMES_SHOWN) -> list[PlayerGame]:
+    """His latest games from his side, each opponent with the rating he was rated with at that
+    event (his published run's `before`): two queries."""
+    games = list(
         Game.objects.filter(Q(white=player) | Q(black=player))
-        .exclude(event__status="draft")
+        .filter(event__status__in=PUBLIC_EVENT_STATUSES)
         .select_related("event", "white", "black")
         .only(
             "round",
             "result",
             "handicap",
-            "finished_on",
             "event__code",
             "event__name",
             "event__end",
@@ -702,6 +755,73 @@ def player_games(player: Player, limit: int = PLAYER_GAMES_SHOWN) -> list[Game]:
         )
         .order_by("-event__end", "-event_id", "-round", "-id")[:limit]
     )
+    opponents = {g.black_id if g.white_id == player.pk else g.white_id for g in games} - {None}
+    before = {}
+    if games:
+        rows = (
+            EventRating.objects.filter(
+                event_id__in={g.event_id for g in games},
+                player_id__in=opponents,
+                run__rating_list__status=ListStatus.PUBLISHED,
+            )
+            .order_by("run_id")
+            .values_list("event_id", "player_id", "before")
+        )
+        before = {(event_id, pid): value for event_id, pid, value in rows}  # newest run wins
+    out = []
+    for g in games:
+        white = g.white_id == player.pk
+        opponent = g.black if white else g.white
+        points = POINTS.get(g.result)
+        out.append(
+            PlayerGame(
+                event_code=g.event.code,
+                event_name=g.event.name,
+                round=g.round,
+                opponent=opponent,
+                opponent_rating=before.get((g.event_id, opponent.pk)) if opponent else None,
+                colour="white" if white else "black",
+                handicap=g.handicap,
+                points=None if points is None else points[0 if white else 1],
+                by_default=g.result.endswith("ff"),
+            )
+        )
+    return out
+
+
+def player_norms(player: Player) -> list[NormGained]:
+    rows = (
+        SolvingNorm.objects.filter(player=player, run__rating_list__status=ListStatus.PUBLISHED)
+        .order_by("-event__end", "title")
+        .values_list("event__code", "event__name", "event__end", "title", "at_championship")
+    )
+    return [NormGained(*row) for row in rows]
+
+
+def title_proposals(player: Player, norms: list[NormGained]) -> list[str]:
+    """The titles his federation's published runs proposed for him (awarded by the WFCC)."""
+    if not norms:
+        return []
+    reports = RatingRun.objects.filter(
+        federation_id=player.federation_id, rating_list__status=ListStatus.PUBLISHED
+    ).values_list("report", flat=True)
+    return [
+        f"{p['title']}: {p['reason']}"
+        for report in reports
+        for p in (report or {}).get("title_proposals", [])
+        if p.get("player_id") == player.pk
+    ]
+
+
+def half_ratings_of(player: Player, current: HistoryPoint | None) -> list[float]:
+    if current is None or not current.half_rating:
+        return []
+    state = (
+        RatingEntry.objects.filter(player=player, rating_list_id=current.rating_list_id)
+        .values_list("state", flat=True)
+        .first()
+    )
+    return list((state or {}).get("half_ratings", []))
 
 
 def country_rank(entry: RatingEntry | HistoryPoint, country: str) -> int | None:
@@ -759,6 +879,7 @@ def search_players(federation: Federation, term: str, limit: int) -> list[Player
 def player_profile(player: Player) -> PlayerProfile:
     history = player_history(player)
     current = history[-1] if history else None  # the newest published list he is on
+    norms = player_norms(player)
     return PlayerProfile(
         player=player,
         current=current,
@@ -767,6 +888,9 @@ def player_profile(player: Player) -> PlayerProfile:
         history=history,
         events=player_events(player),
         games=player_games(player),
+        half_ratings=half_ratings_of(player, current),
+        norms=norms,
+        title_proposals=title_proposals(player, norms),
     )
 
 
@@ -784,9 +908,6 @@ class EventPage:
     players: list[Player]
     placements: dict[int, tuple[int, str]]  # player id -> (place, grade) from the results file
     boards: dict[int, tuple[str, int]]  # player id -> (team, board) in a team event
-
-
-PUBLIC_EVENT_STATUSES = ("accepted", "rated")
 
 
 def event_or_404(federation_code: str, code: str) -> Event:

@@ -162,7 +162,7 @@ def test_explain_page_query_count_is_bounded(client, django_assert_max_num_queri
         (LIST, 4),
         (f"{LIST}?sort=-club&page=1", 4),
         (f"{LIST}diff/", 9),
-        ("/federations/fed/players/101/", 6),
+        ("/federations/fed/players/101/", 7),  # + opponents' ratings, norms
         ("/federations/fed/events/OPEN-26/", 7),  # 2 for the acceptability rules
         (f"{LIST}export.csv", 3),
         ("/api/v1/federations/fed/lists/2026Q2/", 3),
@@ -189,6 +189,24 @@ def test_player_profile(client):
     assert "Open OPEN-26" in html
     assert f"/federations/fed/players/101/explain/{world.runs[1].pk}/" in html
     assert "Clark, Bob" in html  # his games
+
+
+def test_player_card_games_from_his_side_with_the_opponents_rating_before(client):
+    """Baker (102) lost to Adams with Black and beat Evans with White; Adams was rated from
+    2000.0 and Evans from nothing (new): the card says so from Baker's side."""
+    from ratings.selectors import player_games
+
+    world = standard_world()
+    baker = world.players[1]
+    games = {g.opponent.surname: g for g in player_games(baker)}
+    adams, evans = games["Adams"], games["Evans"]
+    assert (adams.colour, adams.points, adams.opponent_rating) == ("black", 0.0, 2000.0)
+    assert (evans.colour, evans.opponent_rating) == ("white", None)
+    assert evans.points in (1.0, 0.5)
+    html = client.get("/federations/fed/players/102/").content.decode()
+    rows = html[html.index('id="games-h"') :]
+    assert "Opponent&#x27;s rating" in rows or "Opponent's rating" in rows
+    assert ">2000<" in rows and ">lost<" in rows and ">Black<" in rows
 
 
 def test_player_country_rank_counts_compatriots_above(client):
