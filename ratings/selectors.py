@@ -24,6 +24,7 @@ from django.db.models import Exists, F, OuterRef, Q, QuerySet, Subquery
 from django.http import Http404
 
 from federation.models import Federation, Player
+from federation.player_search import player_name_q
 from ratings.crosstable import POINTS
 from ratings.models import (
     EventRating,
@@ -863,17 +864,29 @@ def current_entry(player: Player) -> RatingEntry | None:
     )
 
 
-def search_players(federation: Federation, term: str, limit: int) -> list[Player]:
+def search_players(federation: Federation | None, term: str, limit: int) -> list[Player]:
+    """Players by id or name (federation.player_search: "Kaminska", "Kamińska, Adam" and
+    "adam kaminska" find the same player), in one federation or in all."""
+    found = Player.objects.filter(player_name_q(term))
+    if federation is not None:
+        found = found.filter(federation=federation)
     return list(
-        Player.objects.filter(federation=federation)
-        .filter(
-            Q(federation_player_id=term)
-            | Q(surname__istartswith=term)
-            | Q(given_name__istartswith=term)
-        )
-        .select_related("federation")
-        .order_by("surname", "given_name", "id")[:limit]
+        found.select_related("federation").order_by("surname", "given_name", "federation_id", "id")[
+            :limit
+        ]
     )
+
+
+def current_ratings(player_ids: list[int]) -> dict[int, int]:
+    """Each player's published rating on the newest published list he is on: one query."""
+    rows = (
+        RatingEntry.objects.filter(
+            player_id__in=player_ids, rating_list__status=ListStatus.PUBLISHED
+        )
+        .order_by("player_id", "rating_list__period__valid_from", "rating_list_id")
+        .values_list("player_id", "published_rating")
+    )
+    return dict(rows)  # the newest list comes last and wins
 
 
 def player_profile(player: Player) -> PlayerProfile:

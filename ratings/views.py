@@ -38,6 +38,33 @@ def home(request):
     return render(request, "ratings/home.html", {"summaries": summaries})
 
 
+SEARCH_SHOWN = 50
+
+
+@require_GET
+def search(request):
+    """The home page's search box: players of every federation by id or name."""
+    query = request.GET.get("q", "").strip()
+    if len(query) > 100 or any(ord(c) < 32 for c in query):
+        return render(
+            request,
+            "ratings/search.html",
+            {"query": query[:100], "error": _("Give a name or an id (up to 100 characters).")},
+            status=400,
+        )
+    found = selectors.search_players(None, query, SEARCH_SHOWN) if query else []
+    ratings = selectors.current_ratings([p.pk for p in found])
+    return render(
+        request,
+        "ratings/search.html",
+        {
+            "query": query,
+            "results": [(p, ratings.get(p.pk)) for p in found],
+            "shown": SEARCH_SHOWN,
+        },
+    )
+
+
 @require_GET
 def federation(request, federation: str):
     fed = selectors.federation_or_404(federation)

@@ -420,3 +420,40 @@ def test_egf_event_page_keeps_the_results_files_order(client, tmp_path):
     assert "Places as in the results file." in html
     assert html.index("Alpha") < html.index("Beta") < html.index("Gamma")
     assert "2-/w0" in html and "3+/b0" in html and ">3d<" in html
+
+
+@pytest.mark.parametrize(
+    "query", ["Kaminska", "Kamińska, Adam", "adam kaminska", "KAMINSKA", "777"]
+)
+def test_search_forgives_order_case_and_marks_on_home_list_and_api(client, query):
+    from federation.models import Player
+
+    world = standard_world()
+    kaminska = Player.objects.create(
+        federation=world.federation,
+        federation_player_id="777",
+        surname="Kamińska",
+        given_name="Adam",
+        country="PL",
+    )
+    make_list(
+        world.federation,
+        make_period(world.federation, "2026Q3", date(2026, 7, 1)),
+        {kaminska: 1999.6, world.players[0]: 2012.0},
+        previous=world.lists[1],
+    )
+    home = client.get("/").content.decode()
+    assert 'action="/search/"' in home
+    found = client.get("/search/", {"q": query}).content.decode()
+    assert "/federations/fed/players/777/" in found and ">2000<" in found
+    assert "Adams" not in found
+    listed = client.get("/federations/fed/lists/2026Q3/", {"q": query}).content.decode()
+    assert "Kamińska, Adam" in listed and "Adams" not in listed
+    api = client.get("/api/v1/federations/fed/players/", {"q": query}).json()
+    assert [p["id"] for p in api["results"]] == ["777"]
+
+
+def test_search_refuses_control_characters_with_a_message(client):
+    response = client.get("/search/", {"q": "a\x01b"})
+    assert response.status_code == 400
+    assert "Give a name or an id" in response.content.decode()
