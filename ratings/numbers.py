@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from ratings.engines.rounding import half_up_int
+from ratings.engines.core.rounding import half_up_int
 
 
 def published(value: float | None) -> int | None:

@@ -3,7 +3,7 @@
 from django import template
 from django.utils.safestring import mark_safe
 
-from ratings.engines.rounding import half_up_2, half_up_int
+from ratings.engines.core.rounding import half_up_2, half_up_int
 from ratings.numbers import signed as _signed
 from ratings.numbers import signed_unrounded
 from ratings.tables import change_cell

@@ -89,7 +89,7 @@ def make_list(
     games: int = 3,
 ) -> RatingList:
     """Entries ranked by rating (highest first); `unlisted` players are kept but not shown."""
-    from ratings.engines.rounding import half_up_int
+    from ratings.engines.core.rounding import half_up_int
     from ratings.persistence import previous_entries, write_entries
     from ratings.runners.common import EntryRow
 
