@@ -12,6 +12,7 @@ from urllib.parse import urlencode
 
 import django_tables2 as tables
 from django.urls import reverse
+from django.utils.formats import get_format
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
@@ -168,7 +169,8 @@ def change_cell(published: int | None, unrounded: float | None) -> str:
     """The published change, with the unrounded one as its tooltip."""
     if published is None:
         return signed(None)
-    return f'<span title="{signed_unrounded(unrounded)}">{signed(published)}</span>'
+    exact = signed_unrounded(unrounded).replace(".", get_format("DECIMAL_SEPARATOR"))
+    return f'<span title="{exact}">{signed(published)}</span>'
 
 
 def sort_state(sort: str, column: str) -> str | None:

@@ -1,7 +1,11 @@
 """Number formatting as federations publish: half-up rounding (RULES §7), signed changes."""
 
 from django import template
+from django.conf import settings
+from django.urls import translate_url
+from django.utils.formats import get_format
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 
 from ratings.engines.core.rounding import half_up_2, half_up_int
 from ratings.numbers import signed as _signed
@@ -29,7 +33,7 @@ def change(published, unrounded=None):
 @register.filter
 def unrounded(value):
     """+10.62 (two decimals), '' for none."""
-    return signed_unrounded(None if value in (None, "") else float(value))
+    return localized(signed_unrounded(None if value in (None, "") else float(value)))
 
 
 @register.filter
@@ -43,12 +47,17 @@ def halfup(value):
         return value
 
 
+def localized(number: str) -> str:
+    """A number already formatted with a point, in the reader's decimal separator."""
+    return number.replace(".", get_format("DECIMAL_SEPARATOR"))
+
+
 @register.filter
 def halfup2(value):
     if value is None or value == "":
         return "–"
     try:
-        return f"{half_up_2(float(value)):.2f}"
+        return localized(f"{half_up_2(float(value)):.2f}")
     except (TypeError, ValueError):
         return value
 
@@ -59,7 +68,7 @@ def fixed(value, places=4):
     if value is None or value == "":
         return "–"
     try:
-        return f"{float(value):.{int(places)}f}"
+        return localized(f"{float(value):.{int(places)}f}")
     except (TypeError, ValueError):
         return value
 
@@ -85,3 +94,15 @@ def get(mapping, key):
 def zip_with(a, b):
     """Pairs of two lists of the same length: {% for x, y in xs|zip:ys %}."""
     return list(zip(a, b, strict=True))
+
+
+@register.simple_tag(takes_context=True)
+def language_links(context) -> list[tuple[str, str, str, bool]]:
+    """(code, name, url of this page in that language, current?) for the language switcher."""
+    request = context.get("request")
+    path = request.get_full_path() if request is not None else "/"
+    current = get_language()
+    return [
+        (code, name, translate_url(path, code), code == current)
+        for code, name in settings.LANGUAGES
+    ]
