@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run test bench lint demo clean
+.PHONY: install run test bench lint demo clean messages screenshots
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,18 @@ bench: install
 lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
+
+# The German and French catalogues of the public pages (locale/): extract, then compile the .mo
+# files that are committed (needs GNU gettext: apt-get install gettext).
+messages: install
+	$(PY) manage.py makemessages -l de -l fr --no-obsolete $(MESSAGE_IGNORES)
+	$(PY) manage.py compilemessages -i .venv
+
+MESSAGE_IGNORES := -i ".venv/*" -i "tests/*" -i "templates/admin/*" -i "*/admin*.py" \
+	-i "*/management/*" -i "*/migrations/*" -i "ratings/engines/*" -i "ratings/runners/*" \
+	-i "ratings/services.py" -i "federation/demo/*" -i "tournaments/services.py" \
+	-i "tournaments/egf_import.py" -i "tournaments/formats/*" -i "federation/permissions.py" \
+	-i "federation/login_throttle.py" -i "staticfiles/*"
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache
