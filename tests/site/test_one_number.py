@@ -240,3 +240,28 @@ def test_each_event_row_shows_its_own_change(rated_demo, client):
                 assert event.change_unrounded == own
                 checked_wfcc += 1
     assert checked_wfcc >= 3
+
+
+def test_demo_event_pages_playchess_lists_every_game_and_unaccepted_events_are_404(
+    rated_demo, client
+):
+    from tournaments.models import Event, Game
+
+    for event in Event.objects.filter(federation__system="playchess", status="rated"):
+        html = client.get(reverse("ratings:event", args=["playchess", event.code])).content
+        rows = table_count = 0
+        for table in tables_of(html.decode()):
+            if table["rows"] and table["rows"][0][0]["text"] == "Opponent":
+                table_count += 1
+                rows += len(table["rows"]) - 1
+        games = Game.objects.filter(event=event)
+        # Every game once from each side (a free round once).
+        assert rows == 2 * games.exclude(black=None).count() + games.filter(black=None).count()
+        assert table_count == len(
+            {g.white_id for g in games} | {g.black_id for g in games} - {None}
+        )
+    hidden = Event.objects.exclude(status__in=["accepted", "rated"])
+    assert hidden.exists()
+    for event in hidden:
+        url = reverse("ratings:event", args=[event.federation.code, event.code])
+        assert client.get(url).status_code == 404, event.code
