@@ -58,9 +58,15 @@ def tournaments_from_json(data: Any) -> tuple[Tournament, ...]:
             rating = player.get("rating")
             if rating is not None:
                 rating = jsonio.require_number(rating, f"{pwhere}.rating")
+            highest = player.get("highest_grade")
+            if highest is not None and not isinstance(highest, str):
+                raise EngineInputError(f"{pwhere}.highest_grade", "must be a grade such as 3d")
             players.append(
                 PlayerEntry(
-                    jsonio.require_id(player["id"], f"{pwhere}.id"), player["grade"], rating
+                    jsonio.require_id(player["id"], f"{pwhere}.id"),
+                    player["grade"],
+                    rating,
+                    highest,
                 )
             )
         games = []

@@ -23,11 +23,14 @@ DEFAULT_PARAMS = Params()
 
 @dataclass(frozen=True)
 class PlayerEntry:
-    """A player of one tournament. ``rating``: his GoR before it, if the caller knows it."""
+    """A player of one tournament. ``rating``: his GoR before it, if the caller knows it;
+    ``highest_grade``: the highest grade he professed before (earlier runs), if any. The engine
+    decides the reset (§2.1) from them."""
 
     id: str
     grade: str
     rating: float | None = None
+    highest_grade: str | None = None  # highest grade professed before the history (a fact)
 
 
 @dataclass(frozen=True)
@@ -115,6 +118,7 @@ class HistoryArrays:
     game_black: np.ndarray
     game_result: np.ndarray
     game_handicap: np.ndarray
+    entry_highest_grade: Sequence[str | None] | None = None  # None: nothing stated
 
 
 @dataclass(frozen=True)
