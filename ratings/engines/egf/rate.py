@@ -121,14 +121,20 @@ def _side_quantities(rpre: np.ndarray, sides: _Sides, half_eps: float):
 
 
 def _apply(rpre: np.ndarray, sums: np.ndarray, weight, weight_before_cap: bool):
-    """Class weight, 100-point drop cap, floor. Returns (weighted, capped, after)."""
+    """Class weight and 100-point drop cap in the configured order (§2.3), then the floor.
+
+    Returns (weighted, capped, change, after): ``weighted`` is what the weight made of the value
+    it was applied to, ``capped`` what the cap made of its input, ``change`` the one applied.
+    """
     if weight_before_cap:
         weighted = weight * sums
         capped = np.maximum(weighted, -MAX_DROP)
+        change = capped
     else:
-        weighted = sums
-        capped = weight * np.maximum(sums, -MAX_DROP)
-    return weighted, capped, np.maximum(rpre + capped, FLOOR)
+        capped = np.maximum(sums, -MAX_DROP)
+        weighted = weight * capped
+        change = weighted
+    return weighted, capped, change, np.maximum(rpre + change, FLOOR)
 
 
 def _sum_by_player(own: np.ndarray, change: np.ndarray, n_players: int) -> np.ndarray:
@@ -481,7 +487,7 @@ def rate_arrays(arrays: HistoryArrays, params: Params = DEFAULT_PARAMS) -> Rated
         )
         change = _side_quantities(rpre, part, half_eps)[-1]
         sums = _sum_by_player(part.own, change, e1 - e0)
-        post = _apply(rpre, sums, waves.weight[e0:e1], params.weight_before_cap)[2]
+        post = _apply(rpre, sums, waves.weight[e0:e1], params.weight_before_cap)[3]
         rating[players] = post
         before[e0:e1] = rpre
         after[e0:e1] = post

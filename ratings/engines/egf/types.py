@@ -15,7 +15,7 @@ EPSILON = 0.016  # official (RULES §2.2, setting EGF_EPSILON)
 @dataclass(frozen=True)
 class Params:
     epsilon: float = EPSILON
-    weight_before_cap: bool = True  # setting EGF_WEIGHT_BEFORE_CAP (§2.3)
+    weight_before_cap: bool = False  # setting EGF_WEIGHT_BEFORE_CAP (§2.3): cap, then weight
 
 
 DEFAULT_PARAMS = Params()
@@ -92,8 +92,12 @@ class PlayerExplanation:
     class_weight: float
     games: tuple[GameExplanation, ...]
     sum_of_changes: float  # sum of dR over the games
-    weighted: float  # what the class weight makes of it (before the cap when weight_before_cap)
-    capped: float  # the change applied after the 100-point drop cap
+    # §2.3, by default cap then weight: capped = max(sum, -100), weighted = weight x capped;
+    # with weight_before_cap: weighted = weight x sum, capped = max(weighted, -100)
+    weighted: float
+    capped: float
+    change: float  # the change applied: the later of the two steps
+    weight_before_cap: bool
     after: float  # after the floor
 
 
