@@ -482,7 +482,7 @@ def main() -> None:
     port = _free_port()
     workers = max(1, os.cpu_count() or 1)
     server = start_server(
-        {**env, "DJANGO_SETTINGS_MODULE": "tests.benchmarks.bench_site_settings"}, port, workers
+        {**env, "DJANGO_SETTINGS_MODULE": "tests.benchmarks.site_settings"}, port, workers
     )
     try:
         results = measure(port, loaded["latest"])
