@@ -6,4 +6,4 @@ class RatingsConfig(AppConfig):
     verbose_name = "Ratings"
 
     def ready(self) -> None:
-        from ratings import signals  # noqa: F401  (connects the receivers)
+        from ratings import signals, tasks  # noqa: F401  (connects receivers, registers tasks)

@@ -23,7 +23,14 @@ from django.db.models import Exists, F, OuterRef, Q, QuerySet, Subquery
 from django.http import Http404
 
 from federation.models import Federation, Player
-from ratings.models import EventRating, ListStatus, RatingEntry, RatingList, RatingPeriod
+from ratings.models import (
+    EventRating,
+    ListStatus,
+    RatingEntry,
+    RatingList,
+    RatingPeriod,
+    RatingRun,
+)
 from tournaments.models import Event, Game, Problem, SolverScore
 
 PUBLIC_LIST_STATUSES = (ListStatus.PUBLISHED, ListStatus.SUPERSEDED)
@@ -560,6 +567,22 @@ class PlayerProfile:
     history: list[HistoryPoint]
     events: list[EventChange]
     games: list[Game]
+
+
+def published_run_or_404(federation_code: str, run_id: int) -> RatingRun:
+    """A run whose list was published (superseded ones included: they were public once)."""
+    run = (
+        RatingRun.objects.filter(
+            pk=run_id,
+            federation__code=federation_code,
+            rating_list__status__in=PUBLIC_LIST_STATUSES,
+        )
+        .select_related("federation", "period")
+        .first()
+    )
+    if run is None:
+        raise Http404("no published run with this id")
+    return run
 
 
 def player_or_404(federation_code: str, player_id: str) -> Player:

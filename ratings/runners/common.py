@@ -61,6 +61,9 @@ class Prepared:
     events: list[Event]
     excluded: list[dict]
     extra: dict = field(default_factory=dict)
+    # The database rows behind the input's list items, by the path of the list
+    # ({"games": ["event E, game 12", ...]}): how "changed since the run" is told in words.
+    labels: dict[str, list[str]] = field(default_factory=dict)
 
 
 @dataclass
@@ -159,6 +162,11 @@ def played_games(event_ids, **filters):
             "reported_on",
         )
     )
+
+
+def game_label(event_code: str, game_id: int) -> str:
+    """How a game of the engine input is named when the database changed since the run."""
+    return f"event {event_code}, game {game_id}"
 
 
 def score_of(result: str) -> float:

@@ -19,6 +19,7 @@ from federation.models import Player
 from ratings.engines import wfcc as engine
 from ratings.engines.errors import EngineInputError
 from ratings.engines.rounding import half_up_int
+from ratings.engines.wfcc_json import result_to_json
 from ratings.engines.wfcc_titles import NormRecord, propose_title
 from ratings.engines.wfcc_types import Solver, Tournament, WfccParams
 from ratings.models import ListStatus, RatingEntry, SolvingNorm
@@ -123,10 +124,16 @@ def build(ctx: Context) -> Prepared:
             )
         )
     engine_input = {"params": ctx.params, "tournaments": [asdict(t) for t in tournaments]}
+    labels = {"tournaments": [f"event {t.id}" for t in tournaments]}
+    for index, t in enumerate(tournaments):
+        labels[f"tournaments[{index}].solvers"] = [
+            f"event {t.id}, solver {s.id}" for s in t.solvers
+        ]
     return Prepared(
         engine_input,
         events,
         excluded,
+        labels=labels,
         extra={
             "tournaments": tournaments,
             "base": base_entries(ctx.base_list),
@@ -201,6 +208,14 @@ def compute(prepared: Prepared, params: dict) -> dict:
                 halves[int(solver.id)] = solver.half_ratings
         rated.append((event, result))
     return {"rated": rated, "skipped": skipped}
+
+
+def output_json(output: dict) -> dict:
+    """What ``compute`` returned, as the engine's JSON (the run stores it)."""
+    return {
+        "tournaments": [result_to_json(result) for _event, result in output["rated"]],
+        "not_rated": output["skipped"],
+    }
 
 
 def interpret(prepared: Prepared, output: dict) -> Outcome:
