@@ -73,7 +73,13 @@ REPORT_SECONDS = 3600
 
 
 def explain_run(player: Player, run_id: int) -> ExplainReport:
-    key = f"ratings:explain:{run_id}:{player.pk}"
+    # An edit of rating input marks the period for a re-run: a marked period's report is new.
+    mark = (
+        RatingRun.objects.filter(pk=run_id)
+        .values_list("period__needs_rerun", "period__needs_rerun_reason")
+        .first()
+    )
+    key = f"ratings:explain:{run_id}:{player.pk}:{provenance.digest(repr(mark).encode())[:16]}"
     cached = cache.get(key)
     if cached is not None:
         return cached
