@@ -27,9 +27,7 @@ class RunRequestForm(forms.Form):
     period = forms.CharField(
         max_length=20,
         help_text="e.g. "
-        + " or ".join(
-            sorted({f"{s.calendar.example_period} ({s.code.upper()})" for s in systems.ALL})
-        ),
+        + " or ".join([f"{s.example_period} ({s.code.upper()})" for s in systems.ALL]),
     )
 
     def __init__(self, *args, user, **kwargs):

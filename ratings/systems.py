@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date
 from types import ModuleType
 from typing import Any
 
@@ -32,25 +31,6 @@ from ratings.runners.common import Prepared
 
 class UnknownSystem(LookupError):
     """A federation names a rating system the site does not have."""
-
-
-@dataclass(frozen=True)
-class Calendar:
-    """A system's periods (``ratings/periods.py``, pure) with the system bound."""
-
-    code: str
-    example_period: str  # what an official types to name a period
-
-    def period_for(self, day: date, *, params=periods.DEFAULT_PARAMS) -> periods.Period:
-        return periods.period_for(self.code, day, params=params)
-
-    def period_by_code(self, code: str, *, params=periods.DEFAULT_PARAMS) -> periods.Period:
-        return periods.period_by_code(self.code, code, params=params)
-
-    def due_periods(
-        self, last_rated_code: str | None, today: date, *, params=periods.DEFAULT_PARAMS
-    ) -> tuple[periods.Period, ...]:
-        return periods.due_periods(self.code, last_rated_code, today, params=params)
 
 
 def _engine_contract(engine: ModuleType) -> Callable[[Prepared, dict], dict]:
@@ -73,7 +53,8 @@ class System:
         ModuleType  # pure: run_json(input) -> output, the ``python -m ratings.engines`` contract
     )
     runner: ModuleType  # build(ctx) -> Prepared (database -> input), interpret(prepared, output)
-    calendar: Calendar
+    calendar: periods.Calendar  # pure: the system's periods (ratings/periods.py)
+    example_period: str  # what an official types to name a period
     explain: Callable  # (report, player, engine input) -> None, fills the report
     explain_per_event: bool  # the breakdown is one section per event (EGF, WFCC)
     whatif: whatif.Calculator
@@ -96,7 +77,8 @@ ICCF = System(
     code=RatingSystem.ICCF.value,
     engine=iccf_engine,
     runner=iccf_runner,
-    calendar=Calendar(RatingSystem.ICCF.value, "2026Q1"),
+    calendar=periods.ICCF,
+    example_period="2026Q1",
     explain=explainers.iccf,
     explain_per_event=False,
     whatif=whatif.ICCF,
@@ -109,7 +91,8 @@ EGF = System(
     code=RatingSystem.EGF.value,
     engine=egf_engine,
     runner=egf_runner,
-    calendar=Calendar(RatingSystem.EGF.value, "2026-03"),
+    calendar=periods.EGF,
+    example_period="2026-03",
     explain=explainers.egf,
     explain_per_event=True,
     whatif=whatif.EGF,
@@ -122,7 +105,8 @@ PLAYCHESS = System(
     code=RatingSystem.PLAYCHESS.value,
     engine=playchess_engine,
     runner=playchess_runner,
-    calendar=Calendar(RatingSystem.PLAYCHESS.value, "2026-03"),
+    calendar=periods.PLAYCHESS,
+    example_period="2026-03",
     explain=explainers.playchess,
     explain_per_event=False,
     whatif=whatif.PLAYCHESS,
@@ -135,7 +119,8 @@ WFCC = System(
     code=RatingSystem.WFCC.value,
     engine=wfcc_engine,
     runner=wfcc_runner,
-    calendar=Calendar(RatingSystem.WFCC.value, "2026Q1"),
+    calendar=periods.WFCC,
+    example_period="2026Q1",
     explain=explainers.wfcc,
     explain_per_event=True,
     whatif=whatif.WFCC,
@@ -150,11 +135,16 @@ WFCC = System(
 ALL: tuple[System, ...] = (ICCF, EGF, PLAYCHESS, WFCC)
 _BY_CODE = {system.code: system for system in ALL}
 
-if set(_BY_CODE) != set(ENGINE_SYSTEMS) or set(_BY_CODE) != set(RatingSystem.values):
-    raise ImportError(
-        f"the registry {sorted(_BY_CODE)}, the engine command line {sorted(ENGINE_SYSTEMS)} and "
-        f"the database's choices {sorted(RatingSystem.values)} must name the same systems"
-    )
+_NAMES = {
+    "the registry": set(_BY_CODE),
+    "the engine command line": set(ENGINE_SYSTEMS),
+    "the database's choices": set(RatingSystem.values),
+    "the calendars": {calendar.system for calendar in periods.CALENDARS},
+}
+if len({frozenset(names) for names in _NAMES.values()}) != 1 or any(
+    s.calendar.system != s.code or s.whatif.system != s.code for s in ALL
+):
+    raise ImportError(f"the rating systems must be the same everywhere: {_NAMES}")
 
 
 def get(code: str) -> System:
