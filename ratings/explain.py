@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 
 from federation.models import Player
 from ratings import provenance, systems
-from ratings.engines.errors import EngineInputError
+from ratings.engines.core.errors import EngineInputError
 from ratings.models import EventRating, ListStatus, RatingRun, RunRecord
 from ratings.runners.common import Context
 

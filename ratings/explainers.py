@@ -20,10 +20,11 @@ if TYPE_CHECKING:
 
 def playchess(report: ExplainReport, player: Player, data: dict) -> None:
     from ratings.engines import playchess as pc
+    from ratings.engines.playchess import contract as pc_json
 
     params = pc.params_from_json(data.get("params"))
-    players = [pc._player_from_json(p, f"players[{i}]") for i, p in enumerate(data["players"])]
-    games = [pc._game_from_json(g, f"games[{j}]") for j, g in enumerate(data["games"])]
+    players = [pc_json._player_from_json(p, f"players[{i}]") for i, p in enumerate(data["players"])]
+    games = [pc_json._game_from_json(g, f"games[{j}]") for j, g in enumerate(data["games"])]
     explanation = pc.explain(players, games, str(player.pk), params)
     report.breakdown = explanation
     report.recomputed = explanation.result.rating
@@ -31,12 +32,15 @@ def playchess(report: ExplainReport, player: Player, data: dict) -> None:
 
 def iccf(report: ExplainReport, player: Player, data: dict) -> None:
     from ratings.engines import iccf as engine
+    from ratings.engines.iccf import contract as iccf_json
 
-    params = engine._params_from_json(data.get("params"))
-    players = [engine._player_from_json(p, f"players[{i}]") for i, p in enumerate(data["players"])]
-    games = [engine._game_from_json(g, f"games[{j}]") for j, g in enumerate(data["games"])]
+    params = iccf_json._params_from_json(data.get("params"))
+    players = [
+        iccf_json._player_from_json(p, f"players[{i}]") for i, p in enumerate(data["players"])
+    ]
+    games = [iccf_json._game_from_json(g, f"games[{j}]") for j, g in enumerate(data["games"])]
     subs = [
-        engine._substitution_from_json(s, f"substitutions[{k}]")
+        iccf_json._substitution_from_json(s, f"substitutions[{k}]")
         for k, s in enumerate(data.get("substitutions", []))
     ]
     explanation = engine.explain(str(player.pk), players, games, subs, params)
@@ -91,8 +95,8 @@ def egf(report: ExplainReport, player: Player, data: dict) -> None:
 
 def wfcc(report: ExplainReport, player: Player, data: dict) -> None:
     from ratings.engines import wfcc as engine
-    from ratings.engines.wfcc_json import tournament_from_json
-    from ratings.engines.wfcc_types import Solver, Tournament
+    from ratings.engines.wfcc.contract import tournament_from_json
+    from ratings.engines.wfcc.types import Solver, Tournament
 
     by_code = {}
     for raw in data["tournaments"]:

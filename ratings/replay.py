@@ -9,8 +9,8 @@ from dataclasses import dataclass
 
 from federation.models import Player
 from ratings import provenance, systems
-from ratings.engines import jsonio
-from ratings.engines.errors import EngineInputError
+from ratings.engines.core import jsonio
+from ratings.engines.core.errors import EngineInputError
 from ratings.models import RatingRun
 from ratings.run_files import files_of
 
