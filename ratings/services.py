@@ -184,8 +184,9 @@ def execute_run(*, run_id: int) -> RatingRun | None:
 def _write(run: RatingRun, result: dict, started: float) -> None:
     ctx, prepared, outcome = result["ctx"], result["prepared"], result["outcome"]
     mark = time.perf_counter()
-    record = _record(run, prepared, result["output"])
-    input_digest = provenance.digest(provenance.canonical_bytes(prepared.engine_input))
+    record, input_digest = _record(run, prepared, result["output"])
+    result["stages"]["store"] = time.perf_counter() - mark
+    mark = time.perf_counter()
     output_digest = _output_digest(outcome)
     result["stages"]["digest"] = time.perf_counter() - mark
     mark = time.perf_counter()
@@ -219,11 +220,12 @@ def _write(run: RatingRun, result: dict, started: float) -> None:
     run.save()
 
 
-def _record(run: RatingRun, prepared: Prepared, output) -> RunRecord:
-    """The run's engine input and output as it stores them (ratings/provenance.py)."""
+def _record(run: RatingRun, prepared: Prepared, output) -> tuple[RunRecord, str]:
+    """The run's engine input and output as it stores them (ratings/provenance.py), and the
+    input's digest."""
     engine_input = provenance.canonical_bytes(prepared.engine_input)
     engine_output = provenance.engine_output_bytes(output)
-    return RunRecord(
+    record = RunRecord(
         run=run,
         engine_input=provenance.compress(engine_input),
         engine_output=provenance.compress(engine_output),
@@ -231,6 +233,7 @@ def _record(run: RatingRun, prepared: Prepared, output) -> RunRecord:
         input_size=len(engine_input),
         output_size=len(engine_output),
     )
+    return record, provenance.digest(engine_input)
 
 
 def _fault_pause(variable: str = "RATING_RUN_FAULT_PAUSE_FILE") -> None:
