@@ -11,7 +11,6 @@ input, and the page says so. Missing or unusable inputs never fail the page: it 
 
 from __future__ import annotations
 
-import json
 import logging
 import math
 from dataclasses import dataclass, field
@@ -23,8 +22,8 @@ from django.utils.translation import gettext as _
 from federation.models import Player
 from ratings import provenance, systems
 from ratings.engines.core.errors import EngineInputError
-from ratings.models import EventRating, ListStatus, RatingRun, RunRecord
-from ratings.runners.common import Context
+from ratings.models import EventRating, ListStatus, RatingRun
+from ratings.replay import compare_with_database
 
 PUBLIC = (ListStatus.PUBLISHED, ListStatus.SUPERSEDED)
 logger = logging.getLogger(__name__)
@@ -150,32 +149,15 @@ def _engine_input(report: ExplainReport) -> dict:
     """The input the run gave its engine, and what differs from the one the database gives now.
 
     A run stored before runs kept their input has only its digest: the rebuilt input stands in
-    for it when the digests agree, and is used with a warning when they do not."""
-    run = report.run
-    record = RunRecord.objects.filter(run=run).first()
-    current, current_labels = _rebuild(report)
-    current_digest = provenance.digest(provenance.canonical_bytes(current))
-    report.inputs_match = current_digest == run.input_digest if run.input_digest else None
-    if record is None:
+    for it, with a note saying so."""
+    check = compare_with_database(report.run)
+    report.inputs_match = check.unchanged
+    report.changes = check.changes
+    report.input_stored = check.stored is not None
+    if check.stored is None:
         report.note = _(
             "This run was made before runs stored their engine input: the breakdown is computed "
             "from the input the database gives today."
         )
-        return current
-    report.input_stored = True
-    stored = json.loads(provenance.decompress(record.engine_input))
-    if not report.inputs_match:
-        labels = json.loads(provenance.decompress(record.input_labels))
-        report.changes = provenance.input_changes(stored, labels, current, current_labels) or [
-            provenance.InputChange("other", _("the order of the input"))
-        ]
-    return stored
-
-
-def _rebuild(report: ExplainReport) -> tuple[dict, dict]:
-    """The run's engine input as the runner builds it from today's database (with the run's base
-    list and parameters), and its labels."""
-    run = report.run
-    ctx = Context(run.federation, run.period, run.rating_list.previous, dict(run.params or {}))
-    prepared = report.spec.runner.build(ctx)
-    return prepared.engine_input, prepared.labels
+        return check.current
+    return check.stored

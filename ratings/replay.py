@@ -1,6 +1,7 @@
-"""Replaying a run: its stored engine input through today's engine, compared byte for byte with
-the output it stored. The engine is called through its command-line contract (strict JSON in,
-``run_json``, the printed text out), so a replay checks exactly what anyone can check by hand."""
+"""A run against today: its stored engine input through today's engine, compared byte for byte
+with the output it stored (``replay``; the engine is called through its command-line contract,
+so a replay checks exactly what anyone can check by hand), and against the input today's
+database gives (``compare_with_database``: what changed since the run, in words)."""
 
 from __future__ import annotations
 
@@ -11,8 +12,9 @@ from federation.models import Player
 from ratings import provenance, systems
 from ratings.engines.core import jsonio
 from ratings.engines.core.errors import EngineInputError
-from ratings.models import RatingRun
+from ratings.models import RatingRun, RunRecord
 from ratings.run_files import files_of
+from ratings.runners.common import Context
 
 
 class NothingToReplay(Exception):
@@ -65,3 +67,38 @@ def replay(run: RatingRun) -> Replay:
         person = Player.objects.filter(pk=int(difference.player)).first()
         name = person.full_name if person else ""
     return Replay(run, version, difference, name)
+
+
+@dataclass(frozen=True)
+class DatabaseCheck:
+    """The run's input against the one the runner builds from today's database."""
+
+    current: dict  # today's input
+    stored: dict | None  # the run's (None: made before runs kept their input)
+    unchanged: bool | None  # digests equal (None: the run has no digest either)
+    changes: list[provenance.InputChange]  # what differs, named by the labelled rows
+
+
+def input_now(run: RatingRun) -> tuple[dict, dict]:
+    """The run's engine input as its runner builds it from today's database, with the run's base
+    list and parameters, and the labels of that input."""
+    ctx = Context(run.federation, run.period, run.rating_list.previous, dict(run.params or {}))
+    prepared = systems.get(run.engine).runner.build(ctx)
+    return prepared.engine_input, prepared.labels
+
+
+def compare_with_database(run: RatingRun) -> DatabaseCheck:
+    current, current_labels = input_now(run)
+    digest = provenance.digest(provenance.canonical_bytes(current))
+    unchanged = digest == run.input_digest if run.input_digest else None
+    record = RunRecord.objects.filter(run=run).first()
+    if record is None:
+        return DatabaseCheck(current, None, unchanged, [])
+    stored = json.loads(provenance.decompress(record.engine_input))
+    changes = []
+    if not unchanged:
+        labels = json.loads(provenance.decompress(record.input_labels))
+        changes = provenance.input_changes(stored, labels, current, current_labels) or [
+            provenance.InputChange("other", "the order of the input")
+        ]
+    return DatabaseCheck(current, stored, unchanged, changes)
