@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -186,7 +187,8 @@ class OutputDifference:
 def _differences(old: Any, new: Any, path: str, owner: str | None):
     """(owner id, path, detail) of every leaf that differs, in document order."""
     if isinstance(old, dict) and isinstance(new, dict):
-        owner = str(old["id"]) if old.get("id") is not None else owner
+        if _PERSON_ROW.search(path) and old.get("id") is not None:
+            owner = str(old["id"])
         for key in sorted(set(old) | set(new), key=str):
             where = f"{path}.{key}" if path else str(key)
             if key not in old or key not in new:
@@ -200,6 +202,9 @@ def _differences(old: Any, new: Any, path: str, owner: str | None):
             yield owner, path, f"{len(old)} items stored, {len(new)} now"
     elif type(old) is not type(new) or old != new:
         yield owner, path, f"{_short(old)} stored, {_short(new)} now"
+
+
+_PERSON_ROW = re.compile(r"(players|solvers)\[\d+\]$")  # a row of a player (or solver)
 
 
 def output_difference(stored: Any, now: Any) -> OutputDifference | None:
