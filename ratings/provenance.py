@@ -126,6 +126,8 @@ def _first_difference(old: Any, new: Any, path: str = "") -> str | None:
                 return found
         return None
     if isinstance(old, list) and isinstance(new, list):
+        if all(item is _LABELLED for item in [*old, *new]):
+            return None  # labelled items are compared by their labels, not their positions
         for index, (a, b) in enumerate(zip(old, new, strict=False)):
             found = _first_difference(a, b, f"{path}[{index}]")
             if found:

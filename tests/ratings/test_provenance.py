@@ -67,3 +67,17 @@ def test_the_first_differing_player_of_two_outputs():
     assert provenance.output_difference(nested_stored, nested_now) == OutputDifference(
         None, "tournaments[0].kt", "2 stored, 3 now"
     )
+
+
+def test_a_game_added_to_a_tournament_is_the_game_not_the_tournament():
+    stored = {"tournaments": [{"id": "T", "class": "A", "games": [{"result": 1.0}]}]}
+    labels = {"tournaments": ["event T"], "tournaments[0].games": ["event T, game 1"]}
+    now = {"tournaments": [{"id": "T", "class": "A", "games": [{"result": 1.0}, {"result": 0}]}]}
+    now_labels = {**labels, "tournaments[0].games": ["event T, game 1", "event T, game 2"]}
+    assert provenance.input_changes(stored, labels, now, now_labels) == [
+        InputChange("added", "event T, game 2")
+    ]
+    reclassed = {"tournaments": [{**stored["tournaments"][0], "class": "B"}]}
+    assert provenance.input_changes(stored, labels, reclassed, labels) == [
+        InputChange("changed", "event T", 'class: "A" then, "B" now')
+    ]
