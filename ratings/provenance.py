@@ -20,26 +20,11 @@ import json
 import re
 import zlib
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from ratings.engines.core import jsonio
 
-ENGINES_DIR = Path(__file__).resolve().parent / "engines"
 COMPRESSION_LEVEL = 6  # zlib's default: 9 saves ~2 % more for twice the time on ICCF periods
-
-
-def engine_version(system: str) -> str:
-    """A digest of the system's engine package, the shared pure core and the command line: a
-    change to any of them is a different version. (``ratings.engines.core.version`` takes over
-    when it lands.)"""
-    files = [*(ENGINES_DIR / system).rglob("*.py"), *(ENGINES_DIR / "core").rglob("*.py")]
-    files += [ENGINES_DIR / "__init__.py", ENGINES_DIR / "__main__.py"]
-    source = hashlib.sha256()
-    for path in sorted(files):
-        source.update(path.relative_to(ENGINES_DIR).as_posix().encode() + b"\0")
-        source.update(path.read_bytes())
-    return f"{system}-{source.hexdigest()[:12]}"
 
 
 def canonical_bytes(data: Any) -> bytes:

@@ -23,6 +23,7 @@ from django.utils import timezone
 from federation import audit
 from federation.models import Federation
 from ratings import page_cache, periods, persistence, provenance, queue, systems
+from ratings.engines.core.version import engine_version
 from ratings.models import (
     ACTIVE_RUN_STATUSES,
     ListStatus,
@@ -171,7 +172,7 @@ def execute_run(*, run_id: int) -> RatingRun | None:
             run.started_at = timezone.now()
             run.attempts += 1
             run.engine = run.federation.system
-            run.engine_version = provenance.engine_version(run.federation.system)
+            run.engine_version = engine_version(run.federation.system)
             result = _compute(run)
             _write(run, result, started)
             return run
