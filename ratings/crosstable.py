@@ -38,14 +38,10 @@ ICCF_PLAYED = {1.0: "1", 0.5: "½", 0.0: "0"}
 ICCF_DEFAULT = {1.0: "+", 0.5: "=", 0.0: "−"}
 
 
-# The table each rating system's events are shown in. [To move into the systems registry
-# (ratings/systems.py, issue 12 item 1) when it lands: this is the one place that keys on it.]
-LAYOUT_OF_SYSTEM = {"egf": "egd", "iccf": "square", "playchess": "games", "wfcc": "solving"}
-
-
-def event_layout(kind: str, system: str) -> str:
-    """ "solving" for a solving event, else the system's table ("square" if unknown)."""
-    return "solving" if kind == "solving" else LAYOUT_OF_SYSTEM.get(system, "square")
+def event_layout(kind: str, system_table: str) -> str:
+    """The table of an event's page: a solving event's sheet, else its system's own table
+    (``ratings.systems.System.event_table``)."""
+    return "solving" if kind == "solving" else system_table
 
 
 def _sides(game):

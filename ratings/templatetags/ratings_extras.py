@@ -7,12 +7,19 @@ from django.utils.formats import get_format
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
+from ratings import systems
 from ratings.engines.core.rounding import half_up_2, half_up_int
 from ratings.numbers import signed as _signed
 from ratings.numbers import signed_unrounded
 from ratings.tables import change_cell
 
 register = template.Library()
+
+
+@register.filter
+def rating_system(federation):
+    """The federation's ``ratings.systems.System``: what its pages show (RD, grade, ...)."""
+    return systems.of(federation)
 
 
 @register.filter

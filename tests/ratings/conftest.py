@@ -5,6 +5,7 @@ from datetime import date
 import pytest
 
 from federation.models import Federation, Player
+from tests.demo_data import rated_demo_data
 from tournaments.models import Event, EventKind, EventStatus, Game
 
 
@@ -61,3 +62,10 @@ def iccf_world(db):
             )
         )
     return {"federation": federation, "players": players, "event": event, "games": games}
+
+
+@pytest.fixture(scope="module")
+def rated_demo(django_db_setup, django_db_blocker):
+    """The demo data, rated and published as `make run` does (committed for the module)."""
+    with rated_demo_data(django_db_blocker, players=400, seed=3):
+        yield
