@@ -226,34 +226,18 @@ def _egf(report: ExplainReport, player: Player) -> None:
 
 def _wfcc(report: ExplainReport, player: Player) -> None:
     from ratings.engines import wfcc
-    from ratings.engines.wfcc.types import Solver, Tournament
 
-    prepared = _rebuild(report)
-    base = prepared.extra.get("base", {})
-    by_code = {t.id: t for t in prepared.extra["tournaments"]}
-    sections = []
-    for er in report.event_ratings:
-        t = by_code[er.event.code]
-        # As the run does: a solver without a full rating brings his stored half-rating.
-        solvers = tuple(
-            s
-            if s.rating is not None
-            else Solver(
-                id=s.id,
-                rounds=s.rounds,
-                time=s.time,
-                half_ratings=tuple(
-                    (base[int(s.id)].state or {}).get("half_ratings", [])
-                    if int(s.id) in base and base[int(s.id)].half_rating
-                    else []
-                )[:1],
-            )
-            for s in t.solvers
+    # the run's input as the engine reads it: half-ratings carried inside the engine
+    tournaments, half_ratings, params = wfcc.quarter_from_json(_rebuild(report).engine_input)
+    sections = [
+        (
+            er,
+            wfcc.explain_in_quarter(
+                tournaments, er.event.code, str(player.pk), half_ratings, params
+            ),
         )
-        tournament = Tournament(
-            id=t.id, kt=t.kt, solvers=solvers, multi_location=t.multi_location, problems=t.problems
-        )
-        sections.append((er, wfcc.explain_solver(tournament, str(player.pk))))
+        for er in report.event_ratings
+    ]
     report.sections = sections
     report.breakdown = sections
     first, last = sections[0][1], sections[-1][1]
