@@ -113,7 +113,7 @@ def _compute(run: RatingRun) -> dict:
     prepared.extra.setdefault("list_date", period.valid_from)
     stages["read"] = time.perf_counter() - started
     mark = time.perf_counter()
-    output = system.rate(prepared, params)
+    output = system.engine.run_json(prepared.engine_input)  # the CLI's contract: replayable
     stages["compute"] = time.perf_counter() - mark
     mark = time.perf_counter()
     outcome = system.runner.interpret(prepared, output)
@@ -121,7 +121,7 @@ def _compute(run: RatingRun) -> dict:
     return {
         "ctx": ctx,
         "prepared": prepared,
-        "output": system.output_json(output),
+        "output": output,
         "outcome": outcome,
         "stages": stages,
     }
