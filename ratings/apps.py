@@ -6,4 +6,6 @@ class RatingsConfig(AppConfig):
     verbose_name = "Ratings"
 
     def ready(self) -> None:
-        from ratings import signals  # noqa: F401  (connects the receivers)
+        from ratings import input_watch
+
+        input_watch.connect()  # every edit of rating input marks the periods that read it

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from federation.models import Federation, Player
@@ -42,6 +43,24 @@ class RatingPeriod(models.Model):
 
     def __str__(self) -> str:
         return f"{self.federation.code} {self.code}"
+
+
+class InputEdit(models.Model):
+    """An edit of what a rated or drafted period's run read (ratings.input_watch): which object,
+    which fields, old and new values. Publication names these when it refuses a stale draft."""
+
+    period = models.ForeignKey(RatingPeriod, on_delete=models.CASCADE, related_name="input_edits")
+    at = models.DateTimeField(_("at"), default=timezone.now, db_index=True)
+    subject = models.CharField(_("object"), max_length=200)
+    fields = models.JSONField(_("fields"), default=list, blank=True)
+    description = models.TextField(_("what changed"))
+
+    class Meta:
+        ordering = ["period", "-at", "-id"]
+        verbose_name = _("edit of rating input")
+
+    def __str__(self) -> str:
+        return self.description
 
 
 class RunStatus(models.TextChoices):

@@ -22,9 +22,10 @@ from django.utils import timezone
 
 from federation import audit
 from federation.models import Federation
-from ratings import page_cache, periods, persistence
+from ratings import input_watch, page_cache, periods, persistence
 from ratings.models import (
     ACTIVE_RUN_STATUSES,
+    InputEdit,
     ListStatus,
     RatingList,
     RatingPeriod,
@@ -112,15 +113,24 @@ def request_run(
     return run
 
 
-def _compute(run: RatingRun) -> dict:
-    federation, period = run.federation, run.period
+def prepare_input(federation: Federation, period: RatingPeriod) -> tuple[Context, Prepared]:
+    """Read the database into the engine input of a period, as a run of it would now."""
     module = runner_for(federation.system)
-    params = engine_params_of(federation)
-    ctx = Context(federation, period, base_list_for(federation, period), params)
-    stages = {}
-    started = time.perf_counter()
+    ctx = Context(
+        federation, period, base_list_for(federation, period), engine_params_of(federation)
+    )
     prepared: Prepared = module.build(ctx)
     prepared.extra.setdefault("list_date", period.valid_from)
+    return ctx, prepared
+
+
+def _compute(run: RatingRun) -> dict:
+    federation = run.federation
+    module = runner_for(federation.system)
+    stages = {}
+    started = time.perf_counter()
+    ctx, prepared = prepare_input(federation, run.period)
+    params = ctx.params
     stages["read"] = time.perf_counter() - started
     mark = time.perf_counter()
     if hasattr(module, "compute"):
@@ -272,6 +282,9 @@ def publish_list(*, list_id: int, by=None) -> RatingList:
         )
     if rating_list.run.status != RunStatus.SUCCEEDED:
         raise RunError(f"the run of list {list_id} has not succeeded")
+    stale = stale_reason(rating_list)
+    if stale:
+        raise RunError(stale)
     newer = RatingList.objects.filter(
         federation=rating_list.federation,
         status=ListStatus.PUBLISHED,
@@ -297,28 +310,13 @@ def publish_list(*, list_id: int, by=None) -> RatingList:
     rating_list.published_by = by if by is not None and by.is_authenticated else None
     rating_list.supersedes = superseded
     rating_list.save()
-    from tournaments.models import Event, Game
+    from tournaments.models import Event
 
-    # A result saved after the run started is not in this list (the run read the old one): keep
-    # the period marked for a re-run instead of clearing the mark.
-    changed = (
-        Game.objects.filter(
-            event__federation=rating_list.federation,
-            event__code__in=rating_list.run.report.get("events", []),
-            updated_at__gt=rating_list.run.started_at,
-        )
-        .select_related("event")
-        .first()
-        if rating_list.run.started_at
-        else None
-    )
+    # The list is exactly what the database gives now (stale_reason): nothing left to re-run.
     RatingPeriod.objects.filter(pk=rating_list.period_id).update(
-        needs_rerun=changed is not None,
-        needs_rerun_reason=f"a result of {changed.event.code} changed while "
-        f"{rating_list.period.code} was being rated"
-        if changed
-        else "",
+        needs_rerun=False, needs_rerun_reason=""
     )
+    input_watch.notice_published(rating_list)
 
     Event.objects.filter(
         code__in=rating_list.run.report.get("events", []),
@@ -351,15 +349,36 @@ def discard_list(*, list_id: int, by=None) -> None:
         audit.record(actor=by, action="discard", obj=rating_list)
 
 
-def mark_needs_rerun(*, event_id: int, reason: str) -> int:
-    """A result of an already rated event changed: flag every period whose runs rated it."""
-    period_ids = set(
-        RatingList.objects.filter(
-            status=ListStatus.PUBLISHED, run__event_ratings__event_id=event_id
-        ).values_list("period_id", flat=True)
+def stale_reason(rating_list: RatingList) -> str | None:
+    """Why a draft no longer matches the database (its run's input digest against the digest of
+    the input the runner builds now), naming the recorded edits since the run; None if it does."""
+    run = rating_list.run
+    if run.engine == "import":
+        return None  # carried over from elsewhere: there is no engine input to rebuild
+    if run.engine != rating_list.federation.system:
+        return (
+            f"List {rating_list.pk} of {rating_list.period.code} was not published: it was "
+            f"rated with {run.engine}, and the federation's rating system is now "
+            f"{rating_list.federation.system}. Re-run {rating_list.period.code}."
+        )
+    _ctx, prepared = prepare_input(rating_list.federation, rating_list.period)
+    if canonical_digest(prepared.engine_input) == run.input_digest:
+        return None
+    edits = list(
+        InputEdit.objects.filter(
+            period=rating_list.period_id, at__gte=run.started_at or run.requested_at
+        )
+        .order_by("at", "id")
+        .values_list("description", flat=True)
     )
-    return RatingPeriod.objects.filter(id__in=period_ids).update(
-        needs_rerun=True, needs_rerun_reason=reason[:500]
+    if edits:
+        shown = "; ".join(edits[:5]) + (f"; and {len(edits) - 5} more" if len(edits) > 5 else "")
+        why = f"since run {run.pk} read it: {shown}"
+    else:
+        why = f"no recorded edit explains it (a write that bypassed the site since run {run.pk})"
+    return (
+        f"List {rating_list.pk} of {rating_list.period.code} was not published: its input no "
+        f"longer matches the database ({why}). Re-run {rating_list.period.code}."
     )
 
 
