@@ -15,22 +15,35 @@ from django.views.decorators.http import require_POST
 from federation.admin_base import AuditedAdmin
 from federation.models import Federation
 from federation.permissions import is_rating_officer, visible_federations
-from ratings import periods, services
+from ratings import services
 from ratings.diff import list_diff
-from ratings.engines.errors import EngineInputError
-from ratings.models import ListStatus, RatingList, RatingPeriod, RatingRun
+from ratings.models import ACTIVE_RUN_STATUSES, ListStatus, RatingList, RatingPeriod, RatingRun
+from ratings.open_periods import open_periods
 
 
 class RunRequestForm(forms.Form):
+    """A choice among the federation's open periods (ratings.open_periods), never a typed code."""
+
     federation = forms.ModelChoiceField(queryset=Federation.objects.none())
-    period = forms.CharField(
-        max_length=20, help_text="e.g. 2026Q1 (ICCF, WFCC) or 2026-03 (EGF, PlayChess)"
+    period = forms.ChoiceField(
+        choices=[],
+        help_text="Open periods: due, marked for a re-run, or "
+        "holding accepted events not yet rated.",
     )
 
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)
         self.user = user
-        self.fields["federation"].queryset = visible_federations(user)
+        federations = [f for f in visible_federations(user) if is_rating_officer(user, f.pk)]
+        self.fields["federation"].queryset = Federation.objects.filter(
+            pk__in=[f.pk for f in federations]
+        )
+        if len(federations) == 1:
+            self.fields["federation"].initial = federations[0].pk
+        self.open = {f.pk: open_periods(f) for f in federations}
+        self.fields["period"].choices = [
+            (f.code, [(p.code, p.label) for p in self.open[f.pk]]) for f in federations
+        ]
 
     def clean(self):
         data = super().clean()
@@ -41,13 +54,10 @@ class RunRequestForm(forms.Form):
                     "Only a rating officer of %(f)s can request runs.",
                     params={"f": federation.code},
                 )
-            try:
-                data["period"] = periods.period_by_code(
-                    federation.system, code.strip(), params=services.calendar_of(federation)
-                ).code
-            except EngineInputError as error:
+            if code not in {p.code for p in self.open.get(federation.pk, [])}:
                 self.add_error(
-                    "period", f"{code!r} is not a {federation.system.upper()} period: {error.what}"
+                    "period",
+                    f"{code} is not an open period of {federation.code}: choose one of the list.",
                 )
         return data
 
@@ -81,6 +91,12 @@ class RatingPeriodAdmin(AuditedAdmin):
     def has_add_permission(self, request, *args):
         return False
 
+    def has_change_permission(self, request, obj=None):
+        return False  # read-only: the flag and its reason are the services' to write
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
     @admin.action(description="Run the rating for the selected periods")
     def run_now(self, request, queryset):
         for period in queryset.select_related("federation"):
@@ -89,9 +105,13 @@ class RatingPeriodAdmin(AuditedAdmin):
                     request, f"{period}: only a rating officer can run it.", messages.ERROR
                 )
                 continue
-            run = services.request_run(
-                federation=period.federation, period_code=period.code, by=request.user
-            )
+            try:
+                run = services.request_run(
+                    federation=period.federation, period_code=period.code, by=request.user
+                )
+            except services.RunError as error:
+                self.message_user(request, f"{period}: {error}", messages.ERROR)
+                continue
             self.message_user(request, f"{period}: run {run.pk} is {run.status}.")
 
 
@@ -111,9 +131,26 @@ class RatingRunAdmin(AuditedAdmin):
     search_fields = ["period__code"]
     list_select_related = ["federation", "period", "requested_by", "rating_list"]
     readonly_fields = [f.name for f in RatingRun._meta.fields]
+    change_form_template = "admin/ratings/ratingrun/change_form.html"
 
     def has_add_permission(self, request, *args):
         return False
+
+    def has_change_permission(self, request, obj=None):
+        return False  # read-only: only the services write a run (no Save writing stale values)
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        run = self.get_object(request, object_id)
+        draft = getattr(run, "rating_list", None) if run else None
+        if draft is not None and request.GET.get("follow"):
+            # Requested from the run form: once written, the draft opens on its diff.
+            return HttpResponseRedirect(reverse("admin:ratings_ratinglist_change", args=[draft.pk]))
+        extra_context = {
+            **(extra_context or {}),
+            "active": run is not None and run.status in ACTIVE_RUN_STATUSES,
+            "draft": draft,
+        }
+        return super().change_view(request, object_id, form_url, extra_context)
 
     def has_delete_permission(self, request, obj=None):
         return False
@@ -141,14 +178,25 @@ class RatingRunAdmin(AuditedAdmin):
             raise PermissionDenied
         form = RunRequestForm(request.POST or None, user=request.user)
         if request.method == "POST" and form.is_valid():
-            run = services.request_run(
-                federation=form.cleaned_data["federation"],
-                period_code=form.cleaned_data["period"],
-                by=request.user,
-            )
-            run.refresh_from_db()
-            self.message_user(request, f"Run {run.pk} for {run.period} is {run.status}.")
-            return HttpResponseRedirect(reverse("admin:ratings_ratingrun_change", args=[run.pk]))
+            try:
+                run = services.request_run(
+                    federation=form.cleaned_data["federation"],
+                    period_code=form.cleaned_data["period"],
+                    by=request.user,
+                )
+            except services.RunError as error:
+                form.add_error("period", str(error))
+            else:
+                run.refresh_from_db()
+                self.message_user(request, f"Run {run.pk} for {run.period} is {run.status}.")
+                draft = getattr(run, "rating_list", None)
+                if draft is not None:  # finished already: open the draft on its diff
+                    return HttpResponseRedirect(
+                        reverse("admin:ratings_ratinglist_change", args=[draft.pk])
+                    )
+                return HttpResponseRedirect(
+                    reverse("admin:ratings_ratingrun_change", args=[run.pk]) + "?follow=1"
+                )
         context = {
             **self.admin_site.each_context(request),
             "form": form,

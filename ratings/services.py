@@ -23,6 +23,7 @@ from django.utils import timezone
 from federation import audit
 from federation.models import Federation
 from ratings import input_watch, page_cache, periods, persistence
+from ratings.engines.errors import EngineInputError
 from ratings.models import (
     ACTIVE_RUN_STATUSES,
     InputEdit,
@@ -82,15 +83,66 @@ def ensure_period(*, federation: Federation, code: str) -> RatingPeriod:
     return period
 
 
+def calendar_bounds(federation: Federation, today: date | None = None):
+    """(first, last) period a run may be requested for: from the federation's first published
+    list (or anywhere, before it has one) to the next list due (the one after its newest
+    published list, or the latest whose due date has passed, whichever is later)."""
+    params = calendar_of(federation)
+    today = today or timezone.localdate()
+    published = RatingPeriod.objects.filter(
+        federation=federation, lists__status=ListStatus.PUBLISHED
+    ).order_by("valid_from")
+    first = published.first()
+    last = periods.due_periods(federation.system, None, today, params=params)[0]
+    newest = published.last()
+    if newest is not None:
+        following = periods.next_period(
+            periods.period_by_code(federation.system, newest.code, params=params), params=params
+        )
+        if following.starts_on > last.starts_on:
+            last = following
+    return first, last
+
+
+def check_in_calendar(federation: Federation, code: str, today: date | None = None):
+    """The period of ``code`` if a run may be requested for it; RunError naming why not."""
+    try:
+        spec = periods.period_by_code(federation.system, code, params=calendar_of(federation))
+    except EngineInputError as error:
+        raise RunError(
+            f"{code!r} is not a period of {federation.code} ({federation.get_system_display()}):"
+            f" {error.what}"
+        ) from error
+    first, last = calendar_bounds(federation, today)
+    if first is not None and spec.valid_from < first.valid_from:
+        raise RunError(
+            f"{spec.code} is before the first list of {federation.code} ({first.code}, valid "
+            f"from {first.valid_from}): its ratings start there"
+        )
+    if spec.starts_on > last.starts_on:
+        raise RunError(
+            f"{spec.code} is not open yet for {federation.code}: the next list due is "
+            f"{last.code} (its games end on {last.ends_on})"
+        )
+    return spec
+
+
 def request_run(
-    *, federation: Federation, period_code: str, by=None, enqueue: bool = True
+    *,
+    federation: Federation,
+    period_code: str,
+    by=None,
+    enqueue: bool = True,
+    today: date | None = None,
 ) -> RatingRun:
-    """Queue a run for a period; returns the already active run if there is one.
+    """Queue a run for a period of the federation's calendar; returns the already active run if
+    there is one. A period outside the calendar (calendar_bounds) is refused with RunError.
 
     ``enqueue=False`` leaves the run queued for the caller to execute in-process (manage.py rate).
     """
     from ratings import tasks
 
+    check_in_calendar(federation, period_code, today)
     period = ensure_period(federation=federation, code=period_code)
     try:
         with transaction.atomic():
@@ -236,7 +288,26 @@ def _write(run: RatingRun, result: dict, started: float) -> None:
     run.finished_at = timezone.now()
     run.duration_seconds = time.perf_counter() - started
     run.error = ""
-    run.save()
+    run.save(update_fields=_RUN_RESULT_FIELDS)
+
+
+# What a run writes when it finishes: nothing else of its row (a stale copy must not win).
+_RUN_RESULT_FIELDS = [
+    "status",
+    "started_at",
+    "attempts",
+    "engine",
+    "engine_version",
+    "params",
+    "input_digest",
+    "output_digest",
+    "excluded_events",
+    "report",
+    "stage_seconds",
+    "finished_at",
+    "duration_seconds",
+    "error",
+]
 
 
 def _fault_pause(variable: str = "RATING_RUN_FAULT_PAUSE_FILE") -> None:
@@ -303,13 +374,13 @@ def publish_list(*, list_id: int, by=None) -> RatingList:
     )
     if current is not None:
         current.status = ListStatus.SUPERSEDED
-        current.save()
+        current.save(update_fields=["status"])
         superseded = current
     rating_list.status = ListStatus.PUBLISHED
     rating_list.published_at = timezone.now()
     rating_list.published_by = by if by is not None and by.is_authenticated else None
     rating_list.supersedes = superseded
-    rating_list.save()
+    rating_list.save(update_fields=["status", "published_at", "published_by", "supersedes"])
     from tournaments.models import Event
 
     # The list is exactly what the database gives now (stale_reason): nothing left to re-run.
@@ -345,7 +416,7 @@ def discard_list(*, list_id: int, by=None) -> None:
                 f"rating list {list_id} is {rating_list.status}; only drafts can be discarded"
             )
         rating_list.status = ListStatus.DISCARDED
-        rating_list.save()
+        rating_list.save(update_fields=["status"])
         audit.record(actor=by, action="discard", obj=rating_list)
 
 
@@ -450,8 +521,8 @@ def import_list(
     rating_list.output_digest = run.output_digest = canonical_digest(
         sorted((r.player_id, repr(r.rating), repr(r.rd)) for r in rows)
     )
-    rating_list.save()
-    run.save()
+    rating_list.save(update_fields=["output_digest"])
+    run.save(update_fields=["output_digest"])
     return publish_list(list_id=rating_list.id, by=by)
 
 
@@ -463,5 +534,5 @@ def schedule_due_runs(*, today: date) -> list[RatingRun]:
             federation.system, last_rated_code(federation), today, params=calendar_of(federation)
         )
         if due:
-            runs.append(request_run(federation=federation, period_code=due[0].code))
+            runs.append(request_run(federation=federation, period_code=due[0].code, today=today))
     return runs
