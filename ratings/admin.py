@@ -16,6 +16,7 @@ from federation.admin_base import AuditedAdmin
 from federation.models import Federation
 from federation.permissions import is_rating_officer, visible_federations
 from ratings import services
+from ratings.corrections import chain_review
 from ratings.diff import list_diff
 from ratings.models import ACTIVE_RUN_STATUSES, ListStatus, RatingList, RatingPeriod, RatingRun
 from ratings.open_periods import open_periods
@@ -86,7 +87,7 @@ class RatingPeriodAdmin(AuditedAdmin):
         "needs_rerun",
         "needs_rerun_reason",
     ]
-    actions = ["run_now"]
+    actions = ["run_now", "rerate_from"]
 
     def has_add_permission(self, request, *args):
         return False
@@ -113,6 +114,27 @@ class RatingPeriodAdmin(AuditedAdmin):
                 self.message_user(request, f"{period}: {error}", messages.ERROR)
                 continue
             self.message_user(request, f"{period}: run {run.pk} is {run.status}.")
+
+    @admin.action(description="Re-rate from the selected period (it and every later list)")
+    def rerate_from(self, request, queryset):
+        periods = list(queryset.select_related("federation").order_by("valid_from"))
+        if len(periods) != 1:
+            self.message_user(request, "Choose the one period to re-rate from.", messages.ERROR)
+            return None
+        period = periods[0]
+        if not is_rating_officer(request.user, period.federation_id):
+            self.message_user(
+                request, f"{period}: only a rating officer can re-rate.", messages.ERROR
+            )
+            return None
+        try:
+            runs = services.rerate_from(
+                federation=period.federation, period_code=period.code, by=request.user
+            )
+        except services.RunError as error:
+            self.message_user(request, str(error), messages.ERROR)
+            return None
+        return HttpResponseRedirect(reverse("admin:ratings_ratingrun_chain", args=[runs[0].pk]))
 
 
 @admin.register(RatingRun)
@@ -170,8 +192,41 @@ class RatingRunAdmin(AuditedAdmin):
                 self.admin_site.admin_view(self.request_view),
                 name="ratings_ratingrun_request",
             ),
+            path(
+                "chain/<int:head_id>/",
+                self.admin_site.admin_view(self.chain_view),
+                name="ratings_ratingrun_chain",
+            ),
             *super().get_urls(),
         ]
+
+    def chain_view(self, request, head_id):
+        """A correction chain: original beside revised ratings per period; publish or discard
+        them together."""
+        head = get_object_or_404(self.get_queryset(request), pk=head_id, chain_head_id=head_id)
+        officer = is_rating_officer(request.user, head.federation_id)
+        if request.method == "POST":
+            if not officer:
+                raise PermissionDenied
+            try:
+                if "publish" in request.POST:
+                    published = services.publish_chain(head_run_id=head.pk, by=request.user)
+                    self.message_user(request, f"Published {len(published)} corrected lists.")
+                else:
+                    count = services.discard_chain(head_run_id=head.pk, by=request.user)
+                    self.message_user(request, f"Discarded {count} correction drafts.")
+            except services.RunError as error:
+                self.message_user(request, str(error), messages.ERROR)
+            return HttpResponseRedirect(request.path)
+        review = chain_review(head.pk)
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"Correction of {head.federation.code} from {review[0].code if review else '?'}",
+            "opts": self.opts,
+            "review": review,
+            "can_publish": officer and review and all(r.draft_status == "draft" for r in review),
+        }
+        return TemplateResponse(request, "admin/ratings/chain.html", context)
 
     def request_view(self, request):
         if not self._is_official(request):

@@ -96,6 +96,17 @@ class RatingRun(models.Model):
     )
     report = models.JSONField(default=dict, blank=True)
     error = models.TextField(blank=True)
+    chain_head = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="chain_runs",
+        help_text=_(
+            "A correction chain's first run (services.rerate_from): reviewed and published "
+            "together with it."
+        ),
+    )
 
     class Meta:
         ordering = ["-requested_at", "-id"]

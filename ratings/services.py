@@ -34,7 +34,7 @@ from ratings.models import (
     RunStatus,
 )
 from ratings.runners import runner_for
-from ratings.runners.common import Context, Prepared, base_list_for
+from ratings.runners.common import Context, Prepared, base_list_for, chain_drafts
 from tournaments.models import EventStatus
 
 logger = logging.getLogger(__name__)
@@ -356,16 +356,6 @@ def publish_list(*, list_id: int, by=None) -> RatingList:
     stale = stale_reason(rating_list)
     if stale:
         raise RunError(stale)
-    newer = RatingList.objects.filter(
-        federation=rating_list.federation,
-        status=ListStatus.PUBLISHED,
-        period__valid_from__gt=rating_list.period.valid_from,
-    ).exists()
-    if newer:
-        raise RunError(
-            "a list of a later period is already published; re-run that period "
-            "after publishing this correction"
-        )
     superseded = None
     current = (
         RatingList.objects.select_for_update()
@@ -451,6 +441,98 @@ def stale_reason(rating_list: RatingList) -> str | None:
         f"List {rating_list.pk} of {rating_list.period.code} was not published: its input no "
         f"longer matches the database ({why}). Re-run {rating_list.period.code}."
     )
+
+
+def rerate_from(
+    *, federation: Federation, period_code: str, by=None, today: date | None = None
+) -> list[RatingRun]:
+    """Re-rate a period and every later period with a published list, in order: a chain of
+    correction drafts, each rated from the chain's draft of the period before (as if it were
+    published). They are reviewed (chain_review) and published together (publish_chain)."""
+    start = check_in_calendar(federation, period_code, today)
+    later = list(
+        RatingPeriod.objects.filter(
+            federation=federation,
+            valid_from__gt=start.valid_from,
+            lists__status=ListStatus.PUBLISHED,
+        )
+        .order_by("valid_from")
+        .distinct()
+        .values_list("code", flat=True)
+    )
+    codes = [start.code, *later]
+    busy = (
+        RatingList.objects.filter(
+            federation=federation, period__code__in=codes, status=ListStatus.DRAFT
+        )
+        .select_related("period")
+        .first()
+    )
+    if busy is not None:
+        raise RunError(
+            f"{busy.period.code} of {federation.code} has draft list {busy.pk} awaiting "
+            "publication: publish or discard it before re-rating from "
+            f"{start.code}"
+        )
+    runs: list[RatingRun] = []
+    drafts: dict[int, int] = {}
+    for code in codes:
+        run = request_run(
+            federation=federation, period_code=code, by=by, enqueue=False, today=today
+        )
+        run.chain_head_id = runs[0].pk if runs else run.pk
+        run.save(update_fields=["chain_head"])
+        with chain_drafts(drafts):
+            execute_run(run_id=run.pk)
+        run.refresh_from_db()
+        if run.status != RunStatus.SUCCEEDED:
+            discard_chain(head_run_id=run.chain_head_id, by=by)
+            raise RunError(
+                f"the correction of {code} of {federation.code} failed ({run.error}); "
+                f"the chain from {start.code} is discarded"
+            )
+        drafts[run.period_id] = run.rating_list.pk
+        runs.append(run)
+    audit.record(
+        actor=by,
+        action="rerate",
+        obj=runs[0],
+        message=f"correction chain {', '.join(codes)}",
+    )
+    return runs
+
+
+def _chain_lists(head_run_id: int):
+    return (
+        RatingList.objects.filter(run__chain_head_id=head_run_id)
+        .select_related("period", "federation")
+        .order_by("period__valid_from")
+    )
+
+
+@transaction.atomic
+def publish_chain(*, head_run_id: int, by=None) -> list[RatingList]:
+    """Publish a correction chain's drafts in one transaction, oldest first; each supersedes its
+    period's published list. Nothing is published if one of them is refused."""
+    lists = list(_chain_lists(head_run_id))
+    if not lists:
+        raise RunError(f"run {head_run_id} heads no correction chain")
+    for rating_list in lists:
+        if rating_list.status != ListStatus.DRAFT:
+            raise RunError(
+                f"list {rating_list.pk} of {rating_list.period.code} in the chain of run "
+                f"{head_run_id} is {rating_list.status}; only a chain of drafts is published"
+            )
+    return [publish_list(list_id=rating_list.pk, by=by) for rating_list in lists]
+
+
+def discard_chain(*, head_run_id: int, by=None) -> int:
+    drafts = _chain_lists(head_run_id).filter(status=ListStatus.DRAFT)
+    count = 0
+    for rating_list in drafts:
+        discard_list(list_id=rating_list.pk, by=by)
+        count += 1
+    return count
 
 
 def reap_stuck_runs(*, older_than: timedelta | None = None) -> int:
