@@ -23,7 +23,7 @@ from django.utils import timezone
 from federation import audit
 from federation.models import Federation
 from ratings import input_watch, page_cache, periods, persistence
-from ratings.engines.errors import EngineInputError
+from ratings.engines.core.errors import EngineInputError
 from ratings.models import (
     ACTIVE_RUN_STATUSES,
     InputEdit,
@@ -48,7 +48,7 @@ class RunError(Exception):
 def engine_version(system: str) -> str:
     """A digest of the engine's source: a changed engine is a different version."""
     digest = hashlib.sha256()
-    for path in sorted(ENGINES_DIR.glob(f"{system}*.py")):
+    for path in sorted((ENGINES_DIR / system).glob("*.py")):
         digest.update(path.read_bytes())
     return f"{system}-{digest.hexdigest()[:12]}"
 
