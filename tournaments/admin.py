@@ -1,6 +1,8 @@
 from django.contrib import admin
+from django.db.models import Q
 
 from federation.admin_base import AuditedAdmin, ScopedTabularInline
+from federation.player_search import player_name_q
 from tournaments.admin_acceptability import AcceptabilityFilter, EventAcceptabilityMixin
 from tournaments.admin_egf_import import EgfImportMixin
 from tournaments.models import (
@@ -138,6 +140,15 @@ class GameAdmin(AuditedAdmin):
         "black__federation_player_id",
     ]
     autocomplete_fields = ["event", "white", "black"]
+
+    def get_search_results(self, request, queryset, search_term):
+        """An event code, or either player as the player search reads names."""
+        text = search_term.strip()
+        if not text:
+            return queryset, False
+        players = player_name_q(text, "white__") | player_name_q(text, "black__")
+        return queryset.filter(players | Q(event__code__iexact=text)).distinct(), True
+
     list_select_related = ["event", "white", "black"]
     inlines = [SubstitutionInline]
     show_full_result_count = False
