@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.db.models import Q
 
 from federation.admin_base import AuditedAdmin, ScopedTabularInline
+from federation.permissions import visible_federations
 from federation.player_search import player_name_q
 from tournaments.admin_acceptability import AcceptabilityFilter, EventAcceptabilityMixin
 from tournaments.admin_egf_import import EgfImportMixin
@@ -15,6 +16,7 @@ from tournaments.models import (
     Team,
     TeamMember,
 )
+from tournaments.system_fields import hidden_fields
 
 
 class GameInline(ScopedTabularInline):
@@ -112,6 +114,29 @@ class EventAdmin(EgfImportMixin, EventAcceptabilityMixin, AuditedAdmin):
             },
         ),
     ]
+
+    def _systems(self, request, obj) -> set[str]:
+        """The rating systems whose fields this form shows: the event's, or the official's."""
+        if obj is not None:
+            return {obj.federation.system}
+        systems = set(visible_federations(request.user).values_list("system", flat=True))
+        return systems if len(systems) == 1 else set()
+
+    def get_fieldsets(self, request, obj=None):
+        hidden = hidden_fields(self._systems(request, obj))
+        fieldsets = []
+        for name, options in super().get_fieldsets(request, obj):
+            fields = [f for f in options["fields"] if f not in hidden]
+            if fields:
+                fieldsets.append((name, {**options, "fields": fields}))
+        return fieldsets
+
+    def get_changeform_initial_data(self, request):
+        initial = super().get_changeform_initial_data(request)
+        federations = list(visible_federations(request.user)[:2])
+        if len(federations) == 1:  # an official of one federation: that one
+            initial.setdefault("federation", federations[0].pk)
+        return initial
 
     def get_inlines(self, request, obj):
         if obj is None:
