@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
-from django.http import HttpResponseRedirect
+from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
@@ -20,6 +20,7 @@ from ratings.corrections import chain_review
 from ratings.diff import list_diff
 from ratings.models import ACTIVE_RUN_STATUSES, ListStatus, RatingList, RatingPeriod, RatingRun
 from ratings.open_periods import open_periods
+from ratings.run_files import files_of, json_download
 
 
 class RunRequestForm(forms.Form):
@@ -152,7 +153,7 @@ class RatingRunAdmin(AuditedAdmin):
     list_filter = ["federation", "status"]
     search_fields = ["period__code"]
     list_select_related = ["federation", "period", "requested_by", "rating_list"]
-    readonly_fields = [f.name for f in RatingRun._meta.fields]
+    readonly_fields = [f.name for f in RatingRun._meta.fields] + ["stored_files"]
     change_form_template = "admin/ratings/ratingrun/change_form.html"
 
     def has_add_permission(self, request, *args):
@@ -177,6 +178,31 @@ class RatingRunAdmin(AuditedAdmin):
     def has_delete_permission(self, request, obj=None):
         return False
 
+    @admin.display(description="engine input and output")
+    def stored_files(self, run):
+        files = files_of(run) if run.pk else None
+        if files is None:
+            return "not stored (the run was made before runs kept them, or did not succeed)"
+        links = [
+            (reverse("admin:ratings_ratingrun_file", args=[run.pk, part]), files.name(part), size)
+            for part, size in (("input", len(files.input)), ("output", len(files.output)))
+        ]
+        return format_html(
+            '<a href="{}" download>{}</a> ({} bytes) · <a href="{}" download>{}</a> ({} bytes)'
+            " — <code>python -m ratings.engines {} {}</code> prints the output exactly",
+            *links[0],
+            *links[1],
+            run.engine,
+            links[0][1],
+        )
+
+    def file_view(self, request, object_id, part):
+        run = self.get_object(request, object_id)  # scoped: another federation's run is None
+        files = files_of(run) if run is not None else None
+        if files is None or part not in ("input", "output"):
+            raise Http404("no stored input or output for this run")
+        return json_download(getattr(files, part), files.name(part))
+
     @admin.display(description="list")
     def list_link(self, run):
         rating_list = getattr(run, "rating_list", None)
@@ -196,6 +222,11 @@ class RatingRunAdmin(AuditedAdmin):
                 "chain/<int:head_id>/",
                 self.admin_site.admin_view(self.chain_view),
                 name="ratings_ratingrun_chain",
+            ),
+            path(
+                "<path:object_id>/files/<str:part>.json",
+                self.admin_site.admin_view(self.file_view),
+                name="ratings_ratingrun_file",
             ),
             *super().get_urls(),
         ]

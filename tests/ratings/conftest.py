@@ -84,3 +84,10 @@ def seeded_and_rated_demo(django_db_blocker, *, players: int, seed: int):
             call_command("flush", interactive=False, verbosity=0)
             with connection.cursor() as cursor:
                 cursor.execute(f"DELETE FROM {UNLOCK_TABLE}")
+
+
+@pytest.fixture(scope="module")
+def rated_demo(django_db_setup, django_db_blocker):
+    """The demo data, rated and published as `make run` does (committed for the module)."""
+    with seeded_and_rated_demo(django_db_blocker, players=400, seed=3):
+        yield

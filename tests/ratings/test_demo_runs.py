@@ -8,14 +8,6 @@ import pytest
 
 from ratings import periods, services
 from ratings.models import EventRating, ListStatus, RatingEntry, RatingList, SolvingNorm
-from tests.ratings.conftest import seeded_and_rated_demo
-
-
-@pytest.fixture(scope="module")
-def rated_demo(django_db_setup, django_db_blocker):
-    with seeded_and_rated_demo(django_db_blocker, players=400, seed=3):
-        yield
-
 
 pytestmark = pytest.mark.django_db
 

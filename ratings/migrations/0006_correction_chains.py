@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('ratings', '0004_input_edits'),
+        ('ratings', '0005_input_edits'),
     ]
 
     operations = [

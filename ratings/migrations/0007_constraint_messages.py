@@ -8,7 +8,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('federation', '0005_constraint_messages'),
-        ('ratings', '0005_correction_chains'),
+        ('ratings', '0006_correction_chains'),
         ('tournaments', '0002_constraint_messages'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('ratings', '0003_remove_run_lease'),
+        ('ratings', '0004_run_record'),
     ]
 
     operations = [
