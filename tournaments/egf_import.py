@@ -19,6 +19,7 @@ from federation import audit
 from federation.models import Federation, Player
 from tournaments.formats import egf as egf_format
 from tournaments.models import Event, EventKind, EventStatus, Game, Result
+from tournaments.signals import results_written
 
 
 class ImportRefused(Exception):
@@ -274,7 +275,7 @@ def confirm_import(
                 message=f"created by the import of {preview.filename}",
             )
         players[match.ordinal] = player
-    Game.objects.bulk_create(
+    games = Game.objects.bulk_create(
         [
             Game(
                 event=event,
@@ -298,5 +299,11 @@ def confirm_import(
             )
             for f in preview.free_rounds
         ]
+    )
+    # bulk_create sends no post_save: say so, for the periods that read this event.
+    results_written.send(
+        Game,
+        event_ids=[event.pk],
+        description=f"{len(games)} games imported from {preview.filename}",
     )
     return event

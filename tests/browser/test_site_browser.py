@@ -212,7 +212,7 @@ def test_official_enters_event_runs_publishes_and_public_sees_it(live_server, pa
     # request a run (Celery is eager without REDIS_URL) and publish its draft
     page.goto(live_server.url + "/admin/ratings/ratingrun/request/")
     page.select_option("select[name=federation]", str(fed.pk))
-    page.fill("input[name=period]", "2026Q1")
+    page.select_option("select[name=period]", "2026Q1")  # a choice among open periods
     with page.expect_navigation():
         page.locator("form input[type=submit], form button[type=submit]").last.click()
     from ratings.models import RatingList
