@@ -3,7 +3,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from federation.models import Federation
-from tournaments.egf_import import ImportRefused, confirm_import, preview_import
+from tournaments.importers.egf import ImportRefused, confirm_import, preview_import
 
 
 class Command(BaseCommand):
