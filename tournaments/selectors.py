@@ -17,6 +17,7 @@ from fractions import Fraction
 
 from ratings.engines.errors import EngineInputError
 from tournaments.acceptability import egf, iccf, playchess, wfcc
+from tournaments.acceptability.types import RuleResult
 from tournaments.models import (
     AcceptanceOverride,
     Attestation,
@@ -229,6 +230,31 @@ def _egf_facts(event: Event, _rows, attestations) -> egf.EgfEventFacts:
     return egf.EgfEventFacts(
         event.start, event.end, declared, _egf_time_control(event), attestations
     )
+
+
+def egf_class_verdict(event: Event) -> RuleResult:
+    """The EGF class rule for an event's time control and class (saved or not); raises
+    EngineInputError naming the first time-control field it lacks."""
+    return egf.class_rule(_egf_facts(event, None, frozenset()))
+
+
+def published_period_of(event: Event) -> tuple[str, list[str]] | None:
+    """(the period whose window holds the event's end, every later period) when that period's
+    list is already published: rating the event then needs a re-rate from it. None otherwise."""
+    from ratings.models import ListStatus, RatingList
+
+    published = RatingList.objects.filter(
+        federation_id=event.federation_id, status=ListStatus.PUBLISHED
+    )
+    holding = (
+        published.filter(period__starts_on__lte=event.end, period__ends_on__gte=event.end)
+        .values_list("period__code", flat=True)
+        .first()
+    )
+    if holding is None:
+        return None
+    later = published.filter(period__starts_on__gt=event.end).order_by("period__starts_on")
+    return holding, list(dict.fromkeys(later.values_list("period__code", flat=True)))
 
 
 # --- PlayChess -----------------------------------------------------------------------------------
