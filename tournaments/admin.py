@@ -3,6 +3,7 @@ from django.contrib import admin
 from federation.admin_base import AuditedAdmin, ScopedTabularInline
 from tournaments.admin_acceptability import AcceptabilityFilter, EventAcceptabilityMixin
 from tournaments.admin_egf_import import EgfImportMixin
+from tournaments.admin_results_entry import ResultsEntryMixin
 from tournaments.models import (
     Event,
     EventKind,
@@ -45,7 +46,7 @@ class ProblemInline(ScopedTabularInline):
 
 
 @admin.register(Event)
-class EventAdmin(EgfImportMixin, EventAcceptabilityMixin, AuditedAdmin):
+class EventAdmin(ResultsEntryMixin, EgfImportMixin, EventAcceptabilityMixin, AuditedAdmin):
     list_display = [
         "code",
         "name",

@@ -96,6 +96,12 @@ def parse_cell(text: str, max_points: Decimal) -> tuple[Score | None, str | None
     return Score(points.quantize(Decimal("0.01")), minutes), None
 
 
+def format_cell(points: Decimal, minutes: int | None) -> str:
+    """A stored score as the sheet writes it: ``5``, ``2.5``, ``4.25/12``."""
+    text = format(points.normalize(), "f") if points else "0"
+    return f"{text}/{minutes}" if minutes is not None else text
+
+
 def parse_sheet(
     rows: Sequence[Row],
     *,

@@ -197,7 +197,7 @@ def _team_problems(entry: GameEntry, teams: _Teams) -> list[str]:
         return problems
     white, black = original["white"], original["black"]
     if teams.team_of[white.pk] == teams.team_of[black.pk]:
-        problems.append(f"{white.full_name} and {black.full_name} play for the same team")
+        return [f"{white.full_name} and {black.full_name} play for the same team"]
     boards = {teams.board_of[white.pk], teams.board_of[black.pk]}
     if len(boards) > 1:
         problems.append(
