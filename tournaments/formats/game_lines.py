@@ -125,8 +125,8 @@ def parse_date(text: str) -> date | None:
 
 def _header(row: Row) -> dict[str, int] | None:
     names = [_ALIASES.get(c.casefold().strip(), c.casefold().strip()) for c in row.cells]
-    if not names or names[0] != "white":
-        return None
+    if "white" not in names or "black" not in names:
+        return None  # the first line is a game
     return {name: i for i, name in enumerate(names)}
 
 

@@ -63,7 +63,7 @@ class SheetRow:
 @dataclass(frozen=True)
 class ParsedSheet:
     problems: tuple[ProblemKey, ...]  # the columns, in sheet order
-    rows: tuple[SheetRow, ...]
+    rows: tuple[SheetRow, ...]  # every row with a solver; a bad cell reads as empty
     errors: tuple[SheetIssue, ...]
 
     @property
@@ -155,9 +155,10 @@ def parse_sheet(
             )
         else:
             seen[solver.casefold()] = row.line
-        errors.extend(row_errors)
-        if not row_errors:
+            # kept even with bad cells so its solver is still looked up (nothing is saved
+            # while ``errors`` is not empty)
             parsed.append(SheetRow(row.line, solver, scores))
+        errors.extend(row_errors)
     return ParsedSheet(problems, tuple(parsed), tuple(errors))
 
 

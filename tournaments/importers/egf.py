@@ -74,6 +74,32 @@ class ImportPreview:
     def rated_games(self) -> int:
         return sum(1 for g in self.games if g.rated)
 
+    @property
+    def game_rows(self) -> list[PreviewGame]:
+        """The games as the preview lists them: names, not line ordinals."""
+        names = {p.ordinal: p.name for p in self.players}
+        return [
+            PreviewGame(
+                round=g.round,
+                white=names.get(g.white, f"#{g.white}"),
+                black=names.get(g.black, f"#{g.black}"),
+                result=_result_code(g),
+                handicap=g.handicap,
+                rated=g.rated,
+            )
+            for g in self.games
+        ]
+
+
+@dataclass(frozen=True)
+class PreviewGame:
+    round: int
+    white: str
+    black: str
+    result: str
+    handicap: int
+    rated: bool
+
 
 def _result_code(game: egf_format.TableGame) -> str:
     if game.white_score is None or game.black_score is None:
