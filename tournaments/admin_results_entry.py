@@ -249,10 +249,8 @@ class ResultsEntryMixin:
                 event,
                 games.confirm_games,
                 "admin:tournaments_event_results_entry",
-                lambda saved: (
-                    f"Saved {len(saved.games)} games from {saved.source}.",
-                    reverse("admin:tournaments_event_change", args=[event.pk]),
-                ),
+                # back to this page, not the event's: its inline rows grow with every game
+                lambda saved: (f"Saved {len(saved.games)} games from {saved.source}.", None),
             )
         team = event.kind == EventKind.TEAM
         columns = COLUMNS if team else COLUMNS[:6]
@@ -284,6 +282,7 @@ class ResultsEntryMixin:
             preview=preview,
             token=token,
             result_choices=RESULT_CHOICES,
+            games_entered=event.games.count(),
         )
         return TemplateResponse(request, "admin/tournaments/event/results_entry.html", context)
 

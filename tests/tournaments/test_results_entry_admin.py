@@ -136,8 +136,9 @@ def test_paste_preview_names_bad_lines_then_confirm_saves(client, game_event):
     response = client.post(url, {"lines": good, "preview": "1", "rows": "0"})
     assert len(response.context["preview"].games) == 2 and Game.objects.count() == 0
     response = client.post(url, {"confirm": "1", "token": response.context["token"]})
-    assert response.status_code == 302 and response.url == change
+    assert response.status_code == 302 and response.url == url
     assert Game.objects.filter(event=event).count() == 2
+    assert "has 2 games" in client.get(url).content.decode()
 
 
 def test_grid_rows_are_named_by_row(client, game_event):
