@@ -26,6 +26,7 @@ from tournaments.models import EventKind, SolverScore
 SIGNING_SALT = "tournaments.results_entry"
 MAX_BYTES = 5 * 1024 * 1024
 MAX_BLANK_ROWS = 500
+MAX_POSTED_ROWS = 2000  # saved solvers plus the empty rows offered
 RESULT_CHOICES = [("", "—")] + [(code, code) for code in dict.fromkeys(RESULTS.values())]
 
 
@@ -41,11 +42,21 @@ class ResultsFileForm(forms.Form):
         return upload
 
 
-def _blank_rows(request, default: int) -> int:
+def _count(text, default: int, limit: int) -> int:
     try:
-        return max(0, min(MAX_BLANK_ROWS, int(request.GET.get("rows", default))))
-    except ValueError:
+        return max(0, min(limit, int(text)))
+    except (TypeError, ValueError):
         return default
+
+
+def _blank_rows(request, default: int) -> int:
+    """Empty rows to offer (``?rows=40``)."""
+    return _count(request.GET.get("rows", default), default, MAX_BLANK_ROWS)
+
+
+def _posted_rows(request) -> int:
+    """How many rows the submitted sheet or grid had (its hidden ``rows`` field)."""
+    return _count(request.POST.get("rows", 0), 0, MAX_POSTED_ROWS)
 
 
 def _sign(rows: list[Row], *, label: str, source: str) -> str:
@@ -210,10 +221,7 @@ class ResultsEntryMixin:
 
     def _sheet_rows_from_post(self, request, keys) -> list[Row]:
         header = Row(0, (SOLVER, *map(str, keys)))
-        try:
-            count = min(int(request.POST.get("rows", 0)), MAX_BLANK_ROWS * 4)
-        except ValueError:
-            count = 0
+        count = _posted_rows(request)
         rows = [header]
         for i in range(1, count + 1):
             cells = [request.POST.get(f"s{i}-solver", "")]
@@ -288,10 +296,7 @@ class ResultsEntryMixin:
 
     def _game_rows_from_post(self, request, columns, pasted):
         """Rows of the paste if any, else of the grid; (None, …) when both are empty."""
-        try:
-            count = min(int(request.POST.get("rows", 0)), MAX_BLANK_ROWS)
-        except ValueError:
-            count = 0
+        count = _posted_rows(request)
         grid = [
             [request.POST.get(f"g{i}-{c}", "").strip() for c in columns]
             for i in range(1, count + 1)

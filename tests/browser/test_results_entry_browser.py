@@ -15,33 +15,10 @@ from datetime import date
 
 import pytest
 
-from tests.browser.test_site_browser import ARGS, CHROMIUM, _skip_reason
+# the module-scoped Chromium of the site tests (skips with the reason when it is missing)
+from tests.browser.test_site_browser import browser  # noqa: F401
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    reason = _skip_reason()
-    if reason:
-        print(f"SKIPPED browser tests: {reason}")
-        pytest.skip(reason)
-    import os
-
-    from playwright.sync_api import sync_playwright
-
-    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-            yield browser
-            browser.close()
-    finally:
-        if previous is None:
-            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-        else:
-            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
 
 
 @dataclass
@@ -80,8 +57,8 @@ class Official:
 
 
 @pytest.fixture
-def official(chromium, live_server):
-    context = chromium.new_context(viewport={"width": 1400, "height": 1000})
+def official(browser, live_server):  # noqa: F811
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
     page = context.new_page()
     page.set_default_timeout(30_000)
     who = Official(page=page, base=live_server.url)

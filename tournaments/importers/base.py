@@ -79,23 +79,21 @@ def audit_rows(
 ) -> list[AuditEvent]:
     """One audit row per object, built for a single bulk insert (the values audit.record writes);
     ``old``: the values before, per object pk (changes and deletions)."""
-    actor = actor if getattr(actor, "is_authenticated", False) else None
-    rows = []
-    for obj in objects:
-        before = (old or {}).get(obj.pk, {})
-        after = audit.snapshot(obj) if action != "delete" else {}
-        old_values, new_values = audit.changed_values(before, after)
-        rows.append(
-            AuditEvent(
-                federation_id=federation_id,
-                actor=actor,
-                action=action,
-                object_type=obj._meta.label,
-                object_id=str(obj.pk or ""),
-                object_repr=str(obj)[:300],
-                old_values=old_values,
-                new_values=new_values,
-                message=message,
-            )
+    return [
+        audit.build(
+            actor=actor,
+            action=action,
+            obj=obj,
+            old=(old or {}).get(obj.pk, {}),
+            new=audit.snapshot(obj) if action != "delete" else {},
+            message=message,
+            federation_id=federation_id,
         )
-    return rows
+        for obj in objects
+    ]
+
+
+def locked_event(event: Event) -> Event:
+    """The event re-read under its row lock (inside the caller's transaction), so two officials
+    saving results into it at once are serialised and each preview is checked afresh."""
+    return Event.objects.select_for_update().select_related("federation").get(pk=event.pk)

@@ -23,6 +23,7 @@ from tournaments.importers.base import (
     audit_rows,
     entry_closed_reason,
     find_players,
+    locked_event,
 )
 from tournaments.models import (
     Event,
@@ -214,7 +215,7 @@ def confirm_games(
 ) -> GamesPreview:
     """Save every game of ``rows`` into ``event`` with audit rows, or nothing (ImportRefused)."""
     with transaction.atomic():
-        event = Event.objects.select_for_update().select_related("federation").get(pk=event.pk)
+        event = locked_event(event)
         preview = preview_games(event=event, rows=rows, label=label, source=source)
         if preview.errors:
             raise ImportRefused(preview.errors)

@@ -31,6 +31,7 @@ from tournaments.importers.base import (
     audit_rows,
     entry_closed_reason,
     find_players,
+    locked_event,
 )
 from tournaments.models import Event, EventKind, Problem, SolverScore
 
@@ -170,7 +171,7 @@ def save_sheet(
 ) -> SheetPreview:
     """Every change of the sheet with its audit row, in one transaction; or ImportRefused."""
     with transaction.atomic():
-        event = Event.objects.select_for_update().select_related("federation").get(pk=event.pk)
+        event = locked_event(event)
         preview = preview_sheet(event=event, rows=rows, label=label, source=source)
         if preview.errors:
             raise ImportRefused(preview.errors)

@@ -73,31 +73,36 @@ class Command(BaseCommand):
             self.stdout.write(self.style.SUCCESS(f"saved: {summary}"))
 
     def _sheet(self, event, rows, name, dry_run):
-        preview = solving.preview_sheet(event=event, rows=rows, source=name)
-        if preview.errors:
-            raise _refuse(name, preview.errors)
-        if not dry_run:
-            try:
-                preview = solving.save_sheet(event=event, rows=rows, by=None, source=name)
-            except ImportRefused as refused:
-                raise _refuse(name, refused.errors) from None
-        self._done(
-            dry_run,
-            f"{event.code}: {len(preview.lines)} solvers × {len(preview.problems)} problems; "
-            f"{preview.created} scores created, {preview.changed} changed, "
-            f"{preview.removed} removed",
+        def summary(preview):
+            return (
+                f"{event.code}: {len(preview.lines)} solvers × {len(preview.problems)} problems; "
+                f"{preview.created} scores created, {preview.changed} changed, "
+                f"{preview.removed} removed"
+            )
+
+        self._check_then_save(
+            solving.preview_sheet, solving.save_sheet, summary, event, rows, name, dry_run
         )
 
     def _games(self, event, rows, name, dry_run):
-        preview = games.preview_games(event=event, rows=rows, source=name)
+        def summary(preview):
+            return f"{event.code}: {len(preview.games)} games"
+
+        self._check_then_save(
+            games.preview_games, games.confirm_games, summary, event, rows, name, dry_run
+        )
+
+    def _check_then_save(self, preview_of, save, summary, event, rows, name, dry_run):
+        """The importer's preview; unless a dry run, its save (which checks again, locked)."""
+        preview = preview_of(event=event, rows=rows, source=name)
         if preview.errors:
             raise _refuse(name, preview.errors)
         if not dry_run:
             try:
-                preview = games.confirm_games(event=event, rows=rows, by=None, source=name)
+                preview = save(event=event, rows=rows, by=None, source=name)
             except ImportRefused as refused:
                 raise _refuse(name, refused.errors) from None
-        self._done(dry_run, f"{event.code}: {len(preview.games)} games")
+        self._done(dry_run, summary(preview))
 
     def _egf(self, fed, name, data, code, reduction, dry_run):
         options = dict(federation=fed, data=data, filename=name, default_reduction=reduction)
