@@ -13,7 +13,15 @@ from federation.models import AuditEvent, Federation, Player
 from tests.factories import make_official
 from tournaments.models import Event, Game
 
-REAL = Path(__file__).resolve().parents[3] / "shared" / "realdata" / "egc2013.h9"
+# beside a checkout (/work/main) or a worktree one level deeper (/work/wt/NAME)
+REAL = next(
+    (
+        root / "shared" / "realdata" / "egc2013.h9"
+        for root in Path(__file__).resolve().parents[3:5]
+        if (root / "shared" / "realdata" / "egc2013.h9").exists()
+    ),
+    Path("shared/realdata/egc2013.h9"),
+)
 SMALL = """; CL[B]
 ; EV[Club Cup]
 ; DT[2024-03-02,2024-03-03]

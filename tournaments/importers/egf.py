@@ -17,7 +17,7 @@ from django.db import transaction
 
 from federation import audit
 from federation.models import Federation, Player
-from ratings.engines.errors import EngineInputError
+from ratings.engines.core.errors import EngineInputError
 from tournaments.acceptability import egf as egf_rules
 from tournaments.formats import egf as egf_format
 from tournaments.formats.egf_time import TableTimeControl, read_time_control
