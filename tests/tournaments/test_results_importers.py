@@ -264,3 +264,31 @@ def test_import_results_command_game_lines(iccf, tmp_path):
         "line 4",
     ]
     assert Game.objects.filter(event=event).count() == 3
+
+
+def test_playchess_games_from_an_xlsx_file(tmp_path):
+    from openpyxl import Workbook
+
+    fed = Federation.objects.create(code="pcx", name="PlayChess test", system="playchess")
+    for i in range(3):
+        make_player(fed, f"p{i}", f"Online{i}")
+    Event.objects.create(
+        federation=fed,
+        name="Blitz",
+        code="PC1",
+        kind=EventKind.INDIVIDUAL,
+        start=date(2026, 5, 1),
+        end=date(2026, 5, 31),
+    )
+    book = Workbook()
+    sheet = book.active
+    sheet.append(["white", "black", "result", "finished", "reported"])
+    sheet.append(["p0", "p1", "1-0", date(2026, 5, 2), date(2026, 5, 2)])
+    sheet.append(["p1", "p2", "1/2", date(2026, 5, 3), date(2026, 5, 3)])
+    path = tmp_path / "blitz.xlsx"
+    book.save(path)
+    call_command("import_results", str(path), "--event", "PC1", "--federation", "pcx")
+    assert sorted(Game.objects.values_list("result", "finished_on")) == [
+        ("1-0", date(2026, 5, 2)),
+        ("1/2", date(2026, 5, 3)),
+    ]
