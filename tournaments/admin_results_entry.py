@@ -176,12 +176,15 @@ class ResultsEntryMixin:
                     self.message_user(request, _sheet_saved(saved))
                     return HttpResponseRedirect(request.path)
             grid = self._grid_with_errors(rows, keys, result)
-            preview = None
-            self.message_user(
-                request,
-                f"{len(result.errors)} error(s): nothing was saved. Each is shown in its cell.",
-                messages.ERROR,
-            )
+            for error in result.general:  # about the event, not a cell
+                self.message_user(request, error, messages.ERROR)
+            if result.issues:
+                self.message_user(
+                    request,
+                    f"{len(result.issues)} error(s) in the sheet: nothing was saved. Each is "
+                    "shown in its cell.",
+                    messages.ERROR,
+                )
         else:
             grid = self._sheet_from_scores(event, keys, _blank_rows(request, 10))
         context = self._context(
@@ -193,7 +196,6 @@ class ResultsEntryMixin:
             upload=upload,
             preview=preview,
             token=token,
-            rounds=sorted({p.round for p in problems}),
         )
         return TemplateResponse(request, "admin/tournaments/event/score_sheet.html", context)
 

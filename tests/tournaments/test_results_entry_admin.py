@@ -162,3 +162,13 @@ def test_tampered_token_is_refused(client, game_event):
     response = client.post(url, {"confirm": "1", "token": token[:-4] + "AAAA"}, follow=True)
     assert "expired or was altered" in response.content.decode()
     assert Game.objects.count() == 0
+
+
+def test_sheet_of_an_accepted_event_says_why_and_saves_nothing(client, solving_event):
+    fed, event = solving_event
+    Event.objects.filter(pk=event.pk).update(status="accepted")
+    client.force_login(make_official("wro", fed))
+    url = reverse("admin:tournaments_event_score_sheet", args=[event.pk])
+    response = client.post(url, _sheet_post([["S0", "5", "5"]]), follow=True)
+    assert "SOLA is accepted; results are entered while it is a draft" in response.content.decode()
+    assert SolverScore.objects.count() == 0
