@@ -116,6 +116,14 @@ def test_players_by_name_in_any_order_and_without_accents(iccf):
     assert "matches several players" in ambiguous.errors[0]
 
 
+def test_a_header_alone_is_no_games(iccf):
+    fed, players, event = iccf
+    rows = pasted_rows("white, black, result, finished, reported\n")
+    assert games.preview_games(event=event, rows=rows).errors == [
+        "no games: paste or type at least one line"
+    ]
+
+
 def test_an_accepted_event_takes_no_bulk_entry(iccf):
     fed, players, event = iccf
     Event.objects.filter(pk=event.pk).update(status=EventStatus.ACCEPTED)

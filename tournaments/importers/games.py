@@ -105,7 +105,7 @@ def preview_games(
             "for ICCF and PlayChess events"
         )
         return preview
-    if not rows:
+    if not parsed.games and not parsed.errors:
         preview.errors.append("no games: paste or type at least one line")
     written = set()
     for line in parsed.games:
