@@ -22,7 +22,10 @@ from tests.browser.test_site_browser import browser  # noqa: F401
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 # The old flows at full size take minutes (one autocomplete per cell): run them for the note
 # with BROWSER_SLOW=1; the small sizes run always.
-SLOW = pytest.mark.skipif(not os.environ.get("BROWSER_SLOW"), reason="set BROWSER_SLOW=1")
+SLOW = [
+    pytest.mark.skipif(not os.environ.get("BROWSER_SLOW"), reason="set BROWSER_SLOW=1"),
+    pytest.mark.timeout(1800),
+]
 
 
 @dataclass
