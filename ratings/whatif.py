@@ -16,6 +16,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from ratings.engines.core.errors import EngineInputError
+from ratings.engines.core.grades import normalise_grade
 from ratings.engines.core.rounding import half_up_int
 
 MAX_LINES = 200
@@ -317,8 +318,6 @@ class EgfForm(forms.Form):
     )
 
     def clean_grade(self):
-        from federation.grades import normalise_grade
-
         text = self.cleaned_data["grade"]
         if not text:
             return ""
@@ -392,30 +391,28 @@ class Calculator:
     template: str = "ratings/whatif.html"
 
 
-CALCULATORS: dict[str, Calculator] = {
-    "iccf": Calculator(
-        "iccf",
-        _("ICCF correspondence chess (Glicko with win/draw/loss)"),
-        IccfForm,
-        compute_iccf,
-        "ratings/_explain_iccf.html",
-    ),
-    "egf": Calculator("egf", _("EGF go (GoR)"), EgfForm, compute_egf, "ratings/_explain_egf.html"),
-    "playchess": Calculator(
-        "playchess",
-        _("PlayChess (Elo with provisional ratings)"),
-        PlayChessForm,
-        compute_playchess,
-        "ratings/_explain_playchess.html",
-    ),
-    "wfcc": Calculator(
-        "wfcc",
-        _("WFCC solving (linear regression)"),
-        WfccForm,
-        compute_wfcc,
-        "ratings/_explain_wfcc.html",
-    ),
-}
+ICCF = Calculator(
+    "iccf",
+    _("ICCF correspondence chess (Glicko with win/draw/loss)"),
+    IccfForm,
+    compute_iccf,
+    "ratings/_explain_iccf.html",
+)
+EGF = Calculator("egf", _("EGF go (GoR)"), EgfForm, compute_egf, "ratings/_explain_egf.html")
+PLAYCHESS = Calculator(
+    "playchess",
+    _("PlayChess (Elo with provisional ratings)"),
+    PlayChessForm,
+    compute_playchess,
+    "ratings/_explain_playchess.html",
+)
+WFCC = Calculator(
+    "wfcc",
+    _("WFCC solving (linear regression)"),
+    WfccForm,
+    compute_wfcc,
+    "ratings/_explain_wfcc.html",
+)
 
 
 def calculate(calculator: Calculator, form: forms.Form):

@@ -23,7 +23,8 @@ from tournaments.formats import egf as egf_format
 from tournaments.formats.egf_time import TableTimeControl, read_time_control
 from tournaments.importers.base import ImportRefused
 from tournaments.models import Event, EventKind, EventStatus, Game, Result
-from tournaments.selectors import egf_class_verdict, published_period_of
+from tournaments.ports import published_period_holding
+from tournaments.selectors import egf_class_verdict
 
 __all__ = ["ImportRefused", "preview_import", "confirm_import", "summary"]
 
@@ -300,7 +301,7 @@ def _judge_class(preview: ImportPreview, event: Event) -> None:
             )
             + "; enter them on the event after the import"
         )
-    held = published_period_of(event)
+    held = published_period_holding(event.federation_id, event.end)
     if held is not None:
         period, later = held
         preview.rerate_from = period
