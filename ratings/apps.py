@@ -11,3 +11,4 @@ class RatingsConfig(AppConfig):
 
         ports.provide_full_ratings(selectors.full_ratings_at_start)
         input_watch.connect()  # every edit of rating input marks the periods that read it
+        ports.provide_published_period(selectors.published_period_holding)

@@ -171,7 +171,6 @@ def _compute(run: RatingRun) -> dict:
     stages = {}
     started = time.perf_counter()
     ctx, prepared = prepare_input(federation, run.period)
-    params = ctx.params
     stages["read"] = time.perf_counter() - started
     mark = time.perf_counter()
     output = system.engine.run_json(prepared.engine_input)  # the CLI's contract: replayable

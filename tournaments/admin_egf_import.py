@@ -18,7 +18,7 @@ from django.urls import path, reverse
 
 from federation.models import RatingSystem
 from federation.permissions import visible_federations
-from tournaments.egf_import import ImportRefused, confirm_import, preview_import
+from tournaments.importers.egf import ImportRefused, confirm_import, preview_import
 
 SIGNING_SALT = "tournaments.egf_import"
 MAX_BYTES = 10 * 1024 * 1024
