@@ -93,7 +93,10 @@ def make_list(
     from ratings.persistence import previous_entries, write_entries
     from ratings.runners.common import EntryRow
 
-    run = RatingRun.objects.create(federation=federation, period=period, status=RunStatus.SUCCEEDED)
+    # Written by hand, not by an engine: like an imported list, it has no engine input to check.
+    run = RatingRun.objects.create(
+        federation=federation, period=period, status=RunStatus.SUCCEEDED, engine="import"
+    )
     rating_list = RatingList.objects.create(
         federation=federation, period=period, run=run, previous=previous
     )

@@ -21,14 +21,14 @@ from django.urls import reverse
 
 from ratings.models import ListStatus, RatingEntry, RatingList
 from ratings.selectors import player_events
-from tests.demo_data import rated_demo_data
+from tests.ratings.conftest import seeded_and_rated_demo
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(scope="module")
 def rated_demo(django_db_setup, django_db_blocker):
-    with rated_demo_data(django_db_blocker, players=80, seed=5):
+    with seeded_and_rated_demo(django_db_blocker, players=80, seed=5):
         yield
 
 

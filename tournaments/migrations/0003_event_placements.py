@@ -9,7 +9,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('federation', '0004_player_folded_names'),
-        ('tournaments', '0001_initial'),
+        ('tournaments', '0002_constraint_messages'),
     ]
 
     operations = [
