@@ -157,11 +157,12 @@ CELERY_BEAT_SCHEDULE = {
     },
     "reap-stuck-runs": {
         "task": "ratings.reap_stuck_runs",
-        "schedule": 10 * 60,
+        "schedule": 60,  # a dead worker's run is re-queued within a minute
     },
 }
-# The reaper re-queues runs still queued (or orphaned while running) after this many seconds;
-# a re-queued run that is in fact executing is a no-op (its row is locked).
+# The reaper re-queues, at once, runs a worker took but no longer holds (the worker died), and
+# runs never taken after this many seconds (their message was lost); a re-queued run that is in
+# fact executing is a no-op (its row is locked).
 RATING_RUN_REAP_AFTER_SECONDS = int(os.environ.get("RATING_RUN_REAP_AFTER_SECONDS", "900"))
 
 # --- Security -----------------------------------------------------------------------------
