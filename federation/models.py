@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from federation.countries import ISO_3166_ALPHA2
 from federation.grades import GRADE_PATTERN
 from federation.names import fold
+from federation.url_values import url_value_constraint, validate_url_value
 
 
 class RatingSystem(models.TextChoices):
@@ -41,6 +42,7 @@ class Federation(models.Model):
             models.CheckConstraint(
                 condition=Q(system__in=RatingSystem.values), name="federation_system_known"
             ),
+            url_value_constraint("code", "federation_code_url_safe", "Code"),
         ]
 
     def __str__(self) -> str:
@@ -77,7 +79,7 @@ class Player(models.Model):
         _("federation id"),
         max_length=20,
         help_text=_("The federation's own id: ICCF ID, EGD PIN, ..."),
-        validators=[RegexValidator(r"^[A-Za-z0-9_.-]+$", _("Letters, digits, . _ - only."))],
+        validators=[validate_url_value],
     )
     surname = models.CharField(_("surname"), max_length=100)
     given_name = models.CharField(_("given name"), max_length=100, blank=True)
@@ -126,6 +128,7 @@ class Player(models.Model):
             models.UniqueConstraint(
                 fields=["federation", "federation_player_id"], name="player_unique_federation_id"
             ),
+            url_value_constraint("federation_player_id", "player_id_url_safe", "Federation id"),
             models.CheckConstraint(
                 condition=Q(country="") | Q(country__regex=r"^[A-Z]{2}$"),
                 name="player_country_alpha2",

@@ -11,6 +11,8 @@ from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
 from federation.models import Federation, Player
+from federation.scoping import check_one_federation
+from federation.url_values import url_value_constraint, validate_url_value
 
 
 class EventKind(models.TextChoices):
@@ -73,7 +75,14 @@ class SolvingRules(models.TextChoices):
 class Event(models.Model):
     federation = models.ForeignKey(Federation, on_delete=models.PROTECT, related_name="events")
     name = models.CharField(_("name"), max_length=200)
-    code = models.CharField(_("code"), max_length=40, help_text=_("e.g. the EGD code T130727A"))
+    code = models.CharField(
+        _("code"),
+        max_length=40,
+        validators=[validate_url_value],
+        help_text=_(
+            "e.g. the EGD code T130727A; letters, digits and . _ - (part of web addresses)"
+        ),
+    )
     kind = models.CharField(_("kind"), max_length=20, choices=EventKind.choices)
     status = models.CharField(
         _("status"), max_length=20, choices=EventStatus.choices, default=EventStatus.DRAFT
@@ -145,6 +154,7 @@ class Event(models.Model):
         indexes = [models.Index(fields=["federation", "status", "end"])]
         constraints = [
             models.UniqueConstraint(fields=["federation", "code"], name="event_unique_code"),
+            url_value_constraint("code", "event_code_url_safe", "Code"),
             models.CheckConstraint(condition=Q(end__gte=F("start")), name="event_ends_after_start"),
             models.CheckConstraint(
                 condition=Q(status__in=EventStatus.values), name="event_status_known"
@@ -269,6 +279,9 @@ class TeamMember(models.Model):
     def __str__(self) -> str:
         return f"{self.team}: board {self.board} {self.player.full_name}"
 
+    def clean(self) -> None:
+        check_one_federation(self)  # the database refuses it too (federation.scoping)
+
 
 class Side(models.TextChoices):
     WHITE = "white", _("White")
@@ -295,6 +308,9 @@ class Substitution(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game}: {self.side} replaces {self.replaces.full_name}"
+
+    def clean(self) -> None:
+        check_one_federation(self)  # the database refuses it too (federation.scoping)
 
 
 class ProblemGroup(models.TextChoices):
@@ -373,6 +389,9 @@ class SolverScore(models.Model):
 
     def __str__(self) -> str:
         return f"{self.solver.full_name}: {self.points} on {self.problem}"
+
+    def clean(self) -> None:
+        check_one_federation(self)  # the database refuses it too (federation.scoping)
 
 
 class Attestation(models.Model):
