@@ -23,7 +23,7 @@ class RatingSystem(models.TextChoices):
 
 
 class Federation(models.Model):
-    code = models.SlugField(_("code"), max_length=20, unique=True)
+    code = models.SlugField(_("code"), max_length=20, unique=True, validators=[validate_url_value])
     name = models.CharField(_("name"), max_length=200)
     system = models.CharField(_("rating system"), max_length=20, choices=RatingSystem.choices)
     params = models.JSONField(

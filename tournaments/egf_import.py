@@ -17,6 +17,7 @@ from django.db import transaction
 
 from federation import audit
 from federation.models import Federation, Player
+from federation.url_values import url_value_problem
 from tournaments.formats import egf as egf_format
 from tournaments.models import Event, EventKind, EventStatus, Game, Result
 
@@ -127,7 +128,9 @@ def preview_import(
         errors=errors,
         table=table,
     )
-    preview.errors += _storage_errors(table, code)
+    preview.errors += _storage_errors(
+        table, code, _tag_line(data, b"TC[") if header.egd_code else 0
+    )
     if not table.players:
         return preview
     preview.players = _match_players(federation, table.players)
@@ -142,8 +145,20 @@ MAX_HANDICAP = 30
 MAX_ROUNDS = 32767
 
 
-def _storage_errors(table: egf_format.ParsedTable, code: str) -> list[str]:
+def _tag_line(data: bytes, tag: bytes) -> int:
+    """The line number of a header tag (0 if absent), as the parser counts lines."""
+    for number, line in enumerate(data.splitlines(), 1):
+        if tag in line:
+            return number
+    return 0
+
+
+def _storage_errors(table: egf_format.ParsedTable, code: str, code_line: int) -> list[str]:
     errors = []
+    problem = url_value_problem(code)
+    if problem:
+        where = "TC tag" if code_line else "file name"
+        errors.append(f"line {code_line}: the event code {code[:50]!r} ({where}): {problem}")
     if len(code) > MAX_CODE:
         errors.append(
             f"line 0: the event code {code[:50]!r} (TC tag or file name) is longer "

@@ -22,6 +22,11 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.AlterField(
+            model_name='federation',
+            name='code',
+            field=models.SlugField(max_length=20, unique=True, validators=[django.core.validators.RegexValidator('^[A-Za-z0-9][A-Za-z0-9._-]*$', 'Use letters, digits and . _ - only, starting with a letter or digit (this value is part of web addresses).', code='url_value')], verbose_name='code'),
+        ),
+        migrations.AlterField(
             model_name='player',
             name='federation_player_id',
             field=models.CharField(help_text="The federation's own id: ICCF ID, EGD PIN, ...", max_length=20, validators=[django.core.validators.RegexValidator('^[A-Za-z0-9][A-Za-z0-9._-]*$', 'Use letters, digits and . _ - only, starting with a letter or digit (this value is part of web addresses).', code='url_value')], verbose_name='federation id'),
