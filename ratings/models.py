@@ -20,9 +20,10 @@ FROZEN_LIST_STATUSES = ("published", "superseded")
 
 
 def _run_is_frozen(run_id) -> bool:
-    return run_id is not None and RatingList.objects.filter(
-        run_id=run_id, status__in=FROZEN_LIST_STATUSES
-    ).exists()
+    return (
+        run_id is not None
+        and RatingList.objects.filter(run_id=run_id, status__in=FROZEN_LIST_STATUSES).exists()
+    )
 
 
 class FrozenWithRunMixin:
@@ -249,9 +250,10 @@ class RatingEntry(models.Model):
 
     def save(self, *args, **kwargs):
         stored = type(self).objects.filter(pk=self.pk).values_list("rating_list_id", flat=True)
-        if self.rating_list.is_frozen or RatingList.objects.filter(
-            pk__in=stored, status__in=FROZEN_LIST_STATUSES
-        ).exists():
+        if (
+            self.rating_list.is_frozen
+            or RatingList.objects.filter(pk__in=stored, status__in=FROZEN_LIST_STATUSES).exists()
+        ):
             raise ImmutableListError("entries of a published list cannot change")
         super().save(*args, **kwargs)
 

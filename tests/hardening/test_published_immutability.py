@@ -125,9 +125,12 @@ def _changed(field: models.Field, column: str) -> str:
 
 
 def _refused(sql: str, params=()) -> str:
-    with pytest.raises((IntegrityError, DatabaseError)) as refused, transaction.atomic():
-        with connection.cursor() as cursor:
-            cursor.execute(sql, params)
+    with (
+        pytest.raises((IntegrityError, DatabaseError)) as refused,
+        transaction.atomic(),
+        connection.cursor() as cursor,
+    ):
+        cursor.execute(sql, params)
     # A federation column may be refused by the scoping guard first (both hold).
     assert any(m in str(refused.value) for m in (MESSAGE, SCOPE_MESSAGE, MOVE_MESSAGE)), (
         sql,
@@ -146,7 +149,6 @@ def _rows(world) -> dict[str, models.Model]:
         "ratings_ratingperiod": world["ratings.RatingPeriod"],
         "federation_federation": world["federation.Federation"],
     }
-
 
 
 @pytest.mark.parametrize("table", sorted(set(FROZEN_COLUMNS) | set(CHILDREN)))
@@ -177,9 +179,7 @@ def test_allowed_changes_still_work(published):
         needs_rerun=True, needs_rerun_reason="a result changed"
     )
     Federation.objects.filter(pk=rating_list.federation_id).update(name="Renamed")
-    _refused(
-        "UPDATE ratings_ratinglist SET status = 'published' WHERE id = %s", [rating_list.pk]
-    )
+    _refused("UPDATE ratings_ratinglist SET status = 'published' WHERE id = %s", [rating_list.pk])
     _refused("UPDATE ratings_ratinglist SET status = 'draft' WHERE id = %s", [rating_list.pk])
 
 
