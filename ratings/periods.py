@@ -199,9 +199,18 @@ def _window_start(system: str, index: int, params: CalendarParams) -> int:
 # --- public API ---------------------------------------------------------------------------------
 
 
+# Periods are computed for these years only: the calendar looks a year or two either way, which
+# near date.min/date.max would overflow (a server error for "0001Q1" or an event in 9999).
+FIRST_YEAR, LAST_YEAR = 1900, 2999
+
+
 def period_for(system: str, day: date, *, params: CalendarParams = DEFAULT_PARAMS) -> Period:
     """The period whose game/tournament window contains ``day``."""
     _check_system(system)
+    if not FIRST_YEAR <= day.year <= LAST_YEAR:
+        raise EngineInputError(
+            "date", f"{day.isoformat()} is outside the years {FIRST_YEAR}-{LAST_YEAR}"
+        )
     start = _window_start(system, _month_index(day), params)
     return _BUILDERS[system](start, params)
 
@@ -217,14 +226,14 @@ def period_by_code(system: str, code: str, *, params: CalendarParams = DEFAULT_P
         raise EngineInputError("code", f"must be a string, got {code!r}")
     if system in _QUARTER_PHASE:
         match = _QUARTER_RE.match(code)
-        if not match or int(match[1]) < 1:
+        if not match or not FIRST_YEAR <= int(match[1]) <= LAST_YEAR:
             raise EngineInputError("code", f"{code!r} is not a quarter code like 2026Q1")
         valid_from = date(int(match[1]), 3 * int(match[2]) - 2, 1)
         # The list's window ended the day before it became valid (ICCF: a month earlier).
         lag = 2 if system == "iccf" else 1
         return period_for(system, add_months(valid_from, -lag), params=params)
     match = _MONTH_RE.match(code)
-    if not match or int(match[1]) < 1:
+    if not match or not FIRST_YEAR <= int(match[1]) <= LAST_YEAR:
         raise EngineInputError("code", f"{code!r} is not a month code like 2026-03")
     period = period_for(system, date(int(match[1]), int(match[2]), 1), params=params)
     if period.code != code:

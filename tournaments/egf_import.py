@@ -18,6 +18,7 @@ from django.db import transaction
 from federation import audit
 from federation.models import Federation, Player
 from federation.url_values import url_value_problem
+from ratings.periods import FIRST_YEAR, LAST_YEAR
 from tournaments.formats import egf as egf_format
 from tournaments.models import Event, EventKind, EventStatus, Game, Result
 
@@ -105,6 +106,11 @@ def preview_import(
     end = date.fromisoformat(header.end_date) if header.end_date else start
     if start is None:
         errors.append("line 0: the table has no DT[start,end] dates; add them to the file")
+    elif not all(FIRST_YEAR <= d.year <= LAST_YEAR for d in (start, end)):
+        errors.append(
+            f"line {_tag_line(data, b'DT[')}: the dates {start}, {end} are outside the years "
+            f"{FIRST_YEAR}-{LAST_YEAR}"
+        )
     if not header.tournament_class:
         errors.append("line 0: the table has no CL[class] tag (A, B, C or D)")
     if Event.objects.filter(federation=federation, code=code).exists():

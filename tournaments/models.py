@@ -5,6 +5,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
@@ -167,6 +168,16 @@ class Event(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.code})"
+
+    def clean(self) -> None:
+        from ratings.periods import FIRST_YEAR, LAST_YEAR
+
+        for name in ("start", "end"):
+            day = getattr(self, name)
+            if day is not None and not FIRST_YEAR <= day.year <= LAST_YEAR:
+                raise ValidationError(
+                    {name: f"Use a date in the years {FIRST_YEAR}-{LAST_YEAR}."}, code="year"
+                )
 
 
 class Result(models.TextChoices):
