@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from ratings.engines.rounding import half_up_int
+from ratings.engines.core.rounding import half_up_int
 
 FORMATS = {
     "csv": "text/csv; charset=utf-8",
