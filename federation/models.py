@@ -10,9 +10,9 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from federation.countries import ISO_3166_ALPHA2
-from federation.grades import GRADE_PATTERN
 from federation.names import fold
 from federation.url_values import url_value_constraint, validate_url_value
+from ratings.engines.core.grades import GRADE_PATTERN
 
 
 class RatingSystem(models.TextChoices):
