@@ -68,22 +68,26 @@ def drop_sql(vendor: str, guard: Guard) -> list[str]:
     return []
 
 
-_TABLE_NAME = re.compile(r"\b((?:federation|tournaments|ratings)_[a-z_]+)\b")
+_WORD = re.compile(r"\b[a-z][a-z0-9_]*\b")
 
 
-def tables_of(guard: Guard) -> set[str]:
-    return {guard.table, *_TABLE_NAME.findall(guard.condition)} - {f"{guard.name}_fn"}
+def tables_of(guard: Guard, known_tables: set[str]) -> set[str]:
+    """The guard's table and the tables its condition reads (of those the models define)."""
+    return {guard.table} | (set(_WORD.findall(guard.condition)) & known_tables)
 
 
 def reinstall(connection, guards: list[Guard]) -> int:
     """Drop and create each guard whose tables exist (after every migrate: on SQLite, a migration
     that rebuilds a table drops the triggers on it). Returns how many were installed."""
+    from django.apps import apps
+
     existing = set(connection.introspection.table_names())
+    known = {model._meta.db_table for model in apps.get_models()}
     installed = 0
     with connection.cursor() as cursor:
         cursor.execute(f"CREATE TABLE IF NOT EXISTS {UNLOCK_TABLE} (reason varchar(200))")
         for guard in guards:
-            if not tables_of(guard) <= existing:
+            if not tables_of(guard, known) <= existing:
                 continue
             for sql in drop_sql(connection.vendor, guard) + create_sql(connection.vendor, guard):
                 cursor.execute(sql)

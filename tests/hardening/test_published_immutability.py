@@ -240,3 +240,21 @@ def test_the_orm_refuses_first(published):
 @pytest.mark.parametrize("table", TRUNCATE_GUARDED)
 def test_truncate_is_refused_on_postgresql(published, table):
     _refused(f"TRUNCATE {table} CASCADE")
+
+
+def test_every_guard_of_the_site_is_installed():
+    """After migrate every trigger exists (on SQLite a migration that rebuilds a table drops the
+    triggers on it: they are reinstalled after each migrate)."""
+    from ratings.guards import all_guards
+
+    guards = [
+        g for g in all_guards() if connection.vendor == "postgresql" or g.operation != "TRUNCATE"
+    ]
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute("SELECT tgname FROM pg_trigger WHERE NOT tgisinternal")
+        else:
+            cursor.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")
+        installed = {row[0] for row in cursor.fetchall()}
+    assert {g.name for g in guards} <= installed
+    assert len(guards) >= 41
