@@ -258,3 +258,23 @@ def test_every_guard_of_the_site_is_installed():
         installed = {row[0] for row in cursor.fetchall()}
     assert {g.name for g in guards} <= installed
     assert len(guards) >= 41
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_sqlite_table_rebuild_gets_its_guards_back_after_migrate():
+    if connection.vendor != "sqlite":
+        pytest.skip("PostgreSQL alters tables in place; its triggers stay")
+    from ratings.guards import all_guards, reinstall_guards
+    from tournaments.models import Game
+
+    def installed():
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")
+            return {row[0] for row in cursor.fetchall()}
+
+    on_game = {g.name for g in all_guards() if g.table == "tournaments_game"}
+    with connection.schema_editor() as editor:
+        editor._remake_table(Game)  # what a migration altering Game does on SQLite
+    assert not on_game & installed()  # the rebuild dropped them
+    reinstall_guards(sender=None)  # what post_migrate runs
+    assert on_game <= installed() and len(on_game) == 2
