@@ -182,15 +182,18 @@ def _window_start(system: str, index: int, params: CalendarParams) -> int:
 # --- public API ---------------------------------------------------------------------------------
 
 
-# Periods are computed for these years only: the calendar looks a year or two either way, which
-# near date.min/date.max would overflow (a server error for "0001Q1" or an event in 9999).
+# Period codes, imported tables and events are accepted for these years; the calendar itself
+# computes for a wider range (a period's neighbours may lie in the year before), and refuses
+# days near date.min/date.max, where looking a year or two either way would overflow (a server
+# error for "0001Q1" or an event in 9999).
 FIRST_YEAR, LAST_YEAR = 1900, 2999
+_COMPUTABLE_YEARS = (1000, 8999)
 
 
 def period_for(system: str, day: date, *, params: CalendarParams = DEFAULT_PARAMS) -> Period:
     """The period whose game/tournament window contains ``day``."""
     _check_system(system)
-    if not FIRST_YEAR <= day.year <= LAST_YEAR:
+    if not _COMPUTABLE_YEARS[0] <= day.year <= _COMPUTABLE_YEARS[1]:
         raise EngineInputError(
             "date", f"{day.isoformat()} is outside the years {FIRST_YEAR}-{LAST_YEAR}"
         )
