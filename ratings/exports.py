@@ -34,7 +34,8 @@ class ExportColumn:
     numeric: bool = False
 
 
-def columns_for(system: str) -> list[ExportColumn]:
+def columns_for(system) -> list[ExportColumn]:
+    """The columns of a ``ratings.systems.System``'s list exports."""
     cols = [
         ExportColumn("rank", "Rank", 6, True),
         ExportColumn("fid", "Id", 10),
@@ -43,10 +44,10 @@ def columns_for(system: str) -> list[ExportColumn]:
         ExportColumn("country", "Ctry", 4),
         ExportColumn("club", "Club", 20),
     ]
-    if system == "egf":
+    if system.shows_grade:
         cols.append(ExportColumn("grade", "Grade", 5))
     cols.append(ExportColumn("published_rating", "Rating", 6, True))
-    if system == "iccf":
+    if system.shows_rd:
         cols.append(ExportColumn("published_rd", "RD", 4, True))
     cols += [
         ExportColumn("games", "Games", 6, True),
@@ -88,7 +89,7 @@ def _text_safe_cells(row: dict, columns: list[ExportColumn]) -> list:
     return [neutralise_formula(v) for v in _cells(row, columns)]
 
 
-def csv_lines(rows: Iterable[dict], system: str) -> Iterator[str]:
+def csv_lines(rows: Iterable[dict], system) -> Iterator[str]:
     columns = columns_for(system)
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\r\n")
@@ -102,7 +103,7 @@ def csv_lines(rows: Iterable[dict], system: str) -> Iterator[str]:
     yield buffer.getvalue()
 
 
-def txt_lines(rows: Iterable[dict], system: str, title: str) -> Iterator[str]:
+def txt_lines(rows: Iterable[dict], system, title: str) -> Iterator[str]:
     """Fixed width, one player a line, as federations publish their lists (ASCII-safe widths)."""
     columns = columns_for(system)
 
@@ -149,7 +150,7 @@ def json_chunks(rows: Iterable[dict], meta: dict) -> Iterator[str]:
     yield "]}"
 
 
-def xlsx_bytes(rows: Iterable[dict], system: str, title: str) -> bytes:
+def xlsx_bytes(rows: Iterable[dict], system, title: str) -> bytes:
     from openpyxl import Workbook
     from openpyxl.cell import WriteOnlyCell
     from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE

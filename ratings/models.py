@@ -5,8 +5,10 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from federation.constraint_errors import ConstraintErrorsOnFields
 from federation.models import Federation, Player
 from federation.url_values import url_value_constraint, validate_url_value
 from tournaments.models import Event
@@ -44,7 +46,7 @@ class FrozenWithRunMixin:
         return super().delete(*args, **kwargs)
 
 
-class RatingPeriod(models.Model):
+class RatingPeriod(ConstraintErrorsOnFields, models.Model):
     """One period of a federation's calendar: a game window and the list it produces."""
 
     federation = models.ForeignKey(Federation, on_delete=models.PROTECT, related_name="periods")
@@ -63,10 +65,18 @@ class RatingPeriod(models.Model):
     class Meta:
         ordering = ["federation", "starts_on"]
         constraints = [
-            models.UniqueConstraint(fields=["federation", "code"], name="period_unique_code"),
+            models.UniqueConstraint(
+                fields=["federation", "code"],
+                name="period_unique_code",
+                violation_error_code="code",
+                violation_error_message=_("This federation already has a period with this code."),
+            ),
             url_value_constraint("code", "period_code_url_safe", "Code"),
             models.CheckConstraint(
-                condition=Q(ends_on__gte=models.F("starts_on")), name="period_window_order"
+                condition=Q(ends_on__gte=models.F("starts_on")),
+                name="period_window_order",
+                violation_error_code="ends_on",
+                violation_error_message=_("The window cannot end before it starts."),
             ),
         ]
 
@@ -84,6 +94,24 @@ class RatingPeriod(models.Model):
         super().save(*args, **kwargs)
 
 
+class InputEdit(models.Model):
+    """An edit of what a rated or drafted period's run read (ratings.input_watch): which object,
+    which fields, old and new values. Publication names these when it refuses a stale draft."""
+
+    period = models.ForeignKey(RatingPeriod, on_delete=models.CASCADE, related_name="input_edits")
+    at = models.DateTimeField(_("at"), default=timezone.now, db_index=True)
+    subject = models.CharField(_("object"), max_length=200)
+    fields = models.JSONField(_("fields"), default=list, blank=True)
+    description = models.TextField(_("what changed"))
+
+    class Meta:
+        ordering = ["period", "-at", "-id"]
+        verbose_name = _("edit of rating input")
+
+    def __str__(self) -> str:
+        return self.description
+
+
 class RunStatus(models.TextChoices):
     QUEUED = "queued", _("Queued")
     RUNNING = "running", _("Running")
@@ -94,7 +122,7 @@ class RunStatus(models.TextChoices):
 ACTIVE_RUN_STATUSES = (RunStatus.QUEUED, RunStatus.RUNNING)
 
 
-class RatingRun(models.Model):
+class RatingRun(ConstraintErrorsOnFields, models.Model):
     federation = models.ForeignKey(Federation, on_delete=models.PROTECT, related_name="runs")
     period = models.ForeignKey(RatingPeriod, on_delete=models.PROTECT, related_name="runs")
     status = models.CharField(max_length=10, choices=RunStatus.choices, default=RunStatus.QUEUED)
@@ -117,6 +145,17 @@ class RatingRun(models.Model):
     )
     report = models.JSONField(default=dict, blank=True)
     error = models.TextField(blank=True)
+    chain_head = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="chain_runs",
+        help_text=_(
+            "A correction chain's first run (services.rerate_from): reviewed and published "
+            "together with it."
+        ),
+    )
 
     class Meta:
         ordering = ["-requested_at", "-id"]
@@ -125,9 +164,16 @@ class RatingRun(models.Model):
                 fields=["federation", "period"],
                 condition=Q(status__in=ACTIVE_RUN_STATUSES),
                 name="run_one_active_per_period",
+                violation_error_code="period",
+                violation_error_message=_(
+                    "A run of this period is already queued or running: wait for it to finish."
+                ),
             ),
             models.CheckConstraint(
-                condition=Q(status__in=RunStatus.values), name="run_status_known"
+                condition=Q(status__in=RunStatus.values),
+                name="run_status_known",
+                violation_error_code="status",
+                violation_error_message=_("Choose one of the run statuses."),
             ),
         ]
 
@@ -145,6 +191,34 @@ class RatingRun(models.Model):
         return super().delete(*args, **kwargs)
 
 
+class RunRecord(models.Model):
+    """What a run gave its engine and what the engine answered, kept so the run can be replayed
+    bit for bit (``ratings/provenance.py``): the canonical JSON input, the output exactly as the
+    engine's command line prints it, and the labels naming the database rows behind the input's
+    list items; each zlib-compressed. Written once, with the run; never changed."""
+
+    run = models.OneToOneField(
+        RatingRun, primary_key=True, on_delete=models.CASCADE, related_name="record"
+    )
+    engine_input = models.BinaryField()
+    engine_output = models.BinaryField()
+    input_labels = models.BinaryField()
+    input_size = models.PositiveBigIntegerField(help_text=_("Bytes of the input, uncompressed."))
+    output_size = models.PositiveBigIntegerField(help_text=_("Bytes of the output, uncompressed."))
+
+    def __str__(self) -> str:
+        return f"input and output of run {self.run_id}"
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise ImmutableListError(f"the stored input and output of run {self.run_id} are final")
+        super().save(*args, **kwargs)
+
+    @property
+    def stored_bytes(self) -> int:
+        return len(self.engine_input) + len(self.engine_output) + len(self.input_labels)
+
+
 class ListStatus(models.TextChoices):
     DRAFT = "draft", _("Draft")
     PUBLISHED = "published", _("Published")
@@ -152,7 +226,7 @@ class ListStatus(models.TextChoices):
     DISCARDED = "discarded", _("Discarded")
 
 
-class RatingList(models.Model):
+class RatingList(ConstraintErrorsOnFields, models.Model):
     federation = models.ForeignKey(Federation, on_delete=models.PROTECT, related_name="lists")
     period = models.ForeignKey(RatingPeriod, on_delete=models.PROTECT, related_name="lists")
     run = models.OneToOneField(RatingRun, on_delete=models.PROTECT, related_name="rating_list")
@@ -183,9 +257,16 @@ class RatingList(models.Model):
                 fields=["federation", "period"],
                 condition=Q(status="published"),
                 name="list_one_published_per_period",
+                violation_error_code="period",
+                violation_error_message=_(
+                    "This period already has a published list: a correction supersedes it when it is published."
+                ),
             ),
             models.CheckConstraint(
-                condition=Q(status__in=ListStatus.values), name="list_status_known"
+                condition=Q(status__in=ListStatus.values),
+                name="list_status_known",
+                violation_error_code="status",
+                violation_error_message=_("Choose one of the list statuses."),
             ),
         ]
 
@@ -216,7 +297,7 @@ class RatingList(models.Model):
         return super().delete(*args, **kwargs)
 
 
-class RatingEntry(models.Model):
+class RatingEntry(ConstraintErrorsOnFields, models.Model):
     rating_list = models.ForeignKey(RatingList, on_delete=models.CASCADE, related_name="entries")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="rating_entries")
     rating = models.FloatField()
@@ -242,7 +323,12 @@ class RatingEntry(models.Model):
             models.Index(fields=["player", "rating_list"]),
         ]
         constraints = [
-            models.UniqueConstraint(fields=["rating_list", "player"], name="entry_one_per_player"),
+            models.UniqueConstraint(
+                fields=["rating_list", "player"],
+                name="entry_one_per_player",
+                violation_error_code="player",
+                violation_error_message=_("This player is already on the list."),
+            ),
         ]
 
     def __str__(self) -> str:
@@ -263,7 +349,7 @@ class RatingEntry(models.Model):
         return super().delete(*args, **kwargs)
 
 
-class EventRating(FrozenWithRunMixin, models.Model):
+class EventRating(FrozenWithRunMixin, ConstraintErrorsOnFields, models.Model):
     """A player's rating before and after one event of a run: the history players browse."""
 
     run = models.ForeignKey(RatingRun, on_delete=models.CASCADE, related_name="event_ratings")
@@ -282,7 +368,10 @@ class EventRating(FrozenWithRunMixin, models.Model):
         indexes = [models.Index(fields=["player", "run"])]
         constraints = [
             models.UniqueConstraint(
-                fields=["run", "event", "player"], name="eventrating_one_per_run_event_player"
+                fields=["run", "event", "player"],
+                name="eventrating_one_per_run_event_player",
+                violation_error_code="player",
+                violation_error_message=_("This run already rated this player at this event."),
             ),
         ]
 
@@ -290,7 +379,7 @@ class EventRating(FrozenWithRunMixin, models.Model):
         return f"{self.player} at {self.event}: {self.before} → {self.after}"
 
 
-class SolvingNorm(FrozenWithRunMixin, models.Model):
+class SolvingNorm(FrozenWithRunMixin, ConstraintErrorsOnFields, models.Model):
     """A WFCC norm a solver earned at an event (stored by the run that rated it)."""
 
     run = models.ForeignKey(RatingRun, on_delete=models.CASCADE, related_name="norms")
@@ -301,7 +390,14 @@ class SolvingNorm(FrozenWithRunMixin, models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["run", "event", "player", "title"], name="norm_unique"),
+            models.UniqueConstraint(
+                fields=["run", "event", "player", "title"],
+                name="norm_unique",
+                violation_error_code="title",
+                violation_error_message=_(
+                    "This run already recorded this norm for this player at this event."
+                ),
+            ),
         ]
 
     def __str__(self) -> str:

@@ -15,25 +15,18 @@ from django.utils import timezone
 
 from federation import audit
 from federation.permissions import is_rating_officer, visible_federation_ids
-from federation.scoping import check_one_federation
 from ratings.engines.wfcc.categories import CATEGORY_KT
 from tournaments.acceptability import ATTESTATIONS, wfcc
 from tournaments.acceptability_report import evaluate_event, is_overridable
-from tournaments.models import AcceptanceOverride, Attestation, Event, EventStatus, Game
+from tournaments.models import (
+    AcceptanceOverride,
+    Attestation,
+    Event,
+    EventStatus,
+    Game,
+    check_game_players,
+)
 from tournaments.selectors import event_facts
-
-
-def check_game_players(game: Game) -> None:
-    """Both players of a game must belong to the event's federation, and be different."""
-    errors = {}
-    try:
-        check_one_federation(game)
-    except ValidationError as error:
-        errors.update(error.error_dict)
-    if game.white_id and game.white_id == game.black_id:
-        errors["black"] = [ValidationError("A player cannot play himself.", code="self_play")]
-    if errors:
-        raise ValidationError(errors)
 
 
 @transaction.atomic

@@ -1,8 +1,10 @@
 from __future__ import annotations
 
+from contextlib import contextmanager
 from datetime import date
 
 import pytest
+from django.core.management import call_command
 
 from federation.models import Federation, Player
 from tournaments.models import Event, EventKind, EventStatus, Game
@@ -61,3 +63,31 @@ def iccf_world(db):
             )
         )
     return {"federation": federation, "players": players, "event": event, "games": games}
+
+
+@contextmanager
+def seeded_and_rated_demo(django_db_blocker, *, players: int, seed: int):
+    """The demo seeded, rated and published (committed, for a module's tests); removed after."""
+    with django_db_blocker.unblock():
+        from django.db import connection
+
+        from federation.triggers import UNLOCK_TABLE
+
+        call_command("seed_demo", players=players, seed=seed)
+        call_command("rate_demo")
+        try:
+            yield
+        finally:
+            # Committed data: remove it (published lists need the maintenance switch).
+            with connection.cursor() as cursor:
+                cursor.execute(f"INSERT INTO {UNLOCK_TABLE} (reason) VALUES ('test teardown')")
+            call_command("flush", interactive=False, verbosity=0)
+            with connection.cursor() as cursor:
+                cursor.execute(f"DELETE FROM {UNLOCK_TABLE}")
+
+
+@pytest.fixture(scope="module")
+def rated_demo(django_db_setup, django_db_blocker):
+    """The demo data, rated and published as `make run` does (committed for the module)."""
+    with seeded_and_rated_demo(django_db_blocker, players=400, seed=3):
+        yield

@@ -17,7 +17,7 @@ def backwards(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('federation', '0004_player_folded_names'),
+        ('federation', '0005_constraint_messages'),
     ]
 
     operations = [

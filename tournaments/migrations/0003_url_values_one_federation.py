@@ -18,8 +18,8 @@ def backwards(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('federation', '0005_url_values_audit_truncate'),
-        ('tournaments', '0001_initial'),
+        ('federation', '0006_url_values_audit_truncate'),
+        ('tournaments', '0002_constraint_messages'),
     ]
 
     operations = [

@@ -21,9 +21,9 @@ def backwards(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('federation', '0005_url_values_audit_truncate'),
-        ('ratings', '0003_remove_run_lease'),
-        ('tournaments', '0002_url_values_one_federation'),
+        ('federation', '0006_url_values_audit_truncate'),
+        ('ratings', '0007_constraint_messages'),
+        ('tournaments', '0003_url_values_one_federation'),
     ]
 
     operations = [
