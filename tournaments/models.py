@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from federation.constraint_errors import ConstraintErrorsOnFields
 from federation.models import Federation, Player
 from federation.scoping import check_one_federation
-from federation.url_values import validate_url_value
+from federation.url_values import url_value_constraint, validate_url_value
 
 
 class EventKind(models.TextChoices):
