@@ -1,7 +1,7 @@
 """Database guards that keep a published list, and every row it is built from, as published.
 
 The rows: the list itself (only published → superseded may change, nothing else of the row),
-its entries, its run, the run's event ratings and norms, the period's identity (code and dates;
+its entries, its run, the run's event ratings, norms and stored input/output, the period's identity (code and dates;
 the "needs re-run" mark stays writable) and the federation's rating system. Each is guarded for
 INSERT (the new row's side), UPDATE (old and new row) and DELETE by a trigger on PostgreSQL and
 SQLite, and for TRUNCATE by a statement trigger on PostgreSQL. The models' save()/delete()
@@ -81,6 +81,7 @@ FROZEN_COLUMNS: dict[str, tuple[tuple[str, ...], dict[str, str]]] = {
             "excluded_events",
             "report",
             "error",
+            "chain_head_id",
         ),
         {"requested_by_id": "set to NULL when the requesting user is deleted"},
     ),
@@ -106,6 +107,7 @@ CHILDREN = {
     "ratings_ratingentry": ("rating_list_id", list_frozen),
     "ratings_eventrating": ("run_id", run_frozen),
     "ratings_solvingnorm": ("run_id", run_frozen),
+    "ratings_runrecord": ("run_id", run_frozen),
 }
 
 
@@ -120,7 +122,7 @@ def _nulled(column: str) -> str:
 def immutability_guards() -> list[Guard]:
     guards = []
     for table, (column, frozen) in CHILDREN.items():
-        name = table.removeprefix("ratings_")
+        name = "guard_" + table.removeprefix("ratings_")  # runs' own runrecord_* triggers exist
         guards += [
             Guard(f"{name}_published_no_insert", table, "INSERT", frozen(f"NEW.{column}"), MESSAGE),
             Guard(
@@ -208,6 +210,7 @@ TRUNCATE_GUARDED = (
     "ratings_ratingrun",
     "ratings_eventrating",
     "ratings_solvingnorm",
+    "ratings_runrecord",
     "ratings_ratingperiod",
     "federation_federation",
 )

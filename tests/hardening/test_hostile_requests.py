@@ -21,7 +21,7 @@ from django.db import models
 from django.urls import NoReverseMatch, reverse
 
 from ratings.filters import LIST_PARAMS
-from ratings.whatif import CALCULATORS
+from ratings.systems import ALL as SYSTEMS
 from tests.hardening.hostile_tables import SEED
 from tests.hardening.public_urls import public_routes, urls_for
 from tests.hardening.url_values import world_values
@@ -34,7 +34,7 @@ PARAMS = sorted(
         "against",
         "period",
         "limit",
-        *(name for c in CALCULATORS.values() for name in c.form_class.base_fields),
+        *(name for s in SYSTEMS for name in s.whatif.form_class.base_fields),
     }
 )
 NUL_VALUES = ["%00", "a%00b"]

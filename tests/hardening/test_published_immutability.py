@@ -26,10 +26,12 @@ from ratings.guards import CHILDREN, FROZEN_COLUMNS, MESSAGE, TRUNCATE_GUARDED
 from ratings.models import (
     EventRating,
     ImmutableListError,
+    InputEdit,
     RatingEntry,
     RatingList,
     RatingPeriod,
     RatingRun,
+    RunRecord,
     SolvingNorm,
 )
 from tests.factories import make_world
@@ -42,6 +44,7 @@ EDITABLE_BY_DESIGN = {
     Player: "a name or club correction shows on every list; ratings and ranks stay",
     Event: "results edited after rating mark the period for a re-run (the list stays)",
     get_user_model(): "who published or requested; the link is set to NULL when deleted",
+    InputEdit: "the log of later edits of a period's input: rows are added after publication",
 }
 
 
@@ -66,7 +69,7 @@ def test_every_table_reachable_from_a_published_list_is_guarded():
     reachable = {m._meta.db_table for m in _reachable()}
     assert reachable == guarded, (reachable - guarded, guarded - reachable)
     assert set(TRUNCATE_GUARDED) == guarded
-    assert len(guarded) == 7
+    assert len(guarded) == 8
 
 
 @pytest.mark.parametrize("table", sorted(FROZEN_COLUMNS))
@@ -83,6 +86,14 @@ def published(settings):
     """A federation whose list (entry, run, event rating, norm) is published, and a draft."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     world = make_world("aa")
+    world["ratings.RunRecord"] = RunRecord.objects.create(
+        run=world["ratings.RatingRun"],
+        engine_input=b"in",
+        engine_output=b"out",
+        input_labels=b"labels",
+        input_size=2,
+        output_size=3,
+    )
     rating_list = world["ratings.RatingList"]
     RatingList.objects.filter(pk=rating_list.pk).update(
         status="published", published_by=world["user"]
@@ -115,6 +126,8 @@ def _changed(field: models.Field, column: str) -> str:
         return "'2001-02-03 04:05:06+00'" if connection.vendor == "postgresql" else "'2001-02-03'"
     if isinstance(field, models.DateField):
         return "'2001-02-03'"
+    if isinstance(field, models.BinaryField):
+        return "decode('00', 'hex')" if connection.vendor == "postgresql" else "X'00'"
     if isinstance(field, models.JSONField):
         return "'{\"tampered\": 1}'"
     if isinstance(field, models.CharField | models.TextField):  # one character: fits any length
@@ -146,6 +159,7 @@ def _rows(world) -> dict[str, models.Model]:
         "ratings_ratingrun": world["ratings.RatingRun"],
         "ratings_eventrating": world["ratings.EventRating"],
         "ratings_solvingnorm": world["ratings.SolvingNorm"],
+        "ratings_runrecord": world["ratings.RunRecord"],
         "ratings_ratingperiod": world["ratings.RatingPeriod"],
         "federation_federation": world["federation.Federation"],
     }
@@ -161,12 +175,13 @@ def test_raw_sql_cannot_change_a_frozen_column_or_delete(published, table):
         if fixed is not None and field.column not in fixed:
             continue
         _refused(
-            f"UPDATE {table} SET {field.column} = {_changed(field, field.column)} WHERE id = %s",
+            f"UPDATE {table} SET {field.column} = {_changed(field, field.column)} "
+            f"WHERE {model._meta.pk.column} = %s",
             [row.pk],
         )
         tried += 1
     if table != "federation_federation":  # a federation is PROTECTed by its rows anyway
-        _refused(f"DELETE FROM {table} WHERE id = %s", [row.pk])
+        _refused(f"DELETE FROM {table} WHERE {model._meta.pk.column} = %s", [row.pk])
         tried += 1
     assert tried >= (1 if table == "federation_federation" else 3)
 
@@ -188,7 +203,7 @@ def test_no_row_can_be_added_to_a_published_list_or_run(published, table):
     row = _rows(published)[table]
     model = type(row)
     values = {f.attname: getattr(row, f.attname) for f in model._meta.concrete_fields}
-    values.pop("id")
+    values.pop("id", None)
     if table == "ratings_ratingentry":
         values["player_id"] = published["players"][2].pk
     with pytest.raises((IntegrityError, DatabaseError)) as refused, transaction.atomic():

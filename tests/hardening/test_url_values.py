@@ -21,7 +21,7 @@ from tests.hardening.hostile_tables import SEED
 from tests.hardening.public_urls import public_routes, urls_for
 from tests.hardening.url_values import world_values
 from tests.site.factories import standard_world
-from tournaments.egf_import import ImportRefused, confirm_import
+from tournaments.importers.egf import ImportRefused, confirm_import
 from tournaments.models import Event
 
 STORED = {
@@ -31,9 +31,10 @@ STORED = {
     "code": (Event, "code"),
 }
 NOT_STORED = {
+    "part": "input or output of a run's stored files, else 404",
     "run": "an integer id (<int:...> converter)",
     "fmt": "one of ratings.exports.FORMATS, else 404",
-    "system": "one of ratings.whatif.CALCULATORS, else 404",
+    "system": "one of ratings.systems, else 404",
 }
 HOSTILE = [
     "PROBE/SLASH",
@@ -131,7 +132,8 @@ def test_every_public_page_renders_with_awkward_allowed_values(client):
         response = client.get(url)
         statuses[url] = response.status_code
         assert response.status_code < 500, url
-        if url in first and not url.endswith("/players/"):  # a search needs ?q= (400)
+        # A search needs ?q= (400); the factory's runs have no stored files (404).
+        if url in first and not url.endswith("/players/") and "/runs/" not in url:
             # Not 404 either: a URL reversed from the stored values resolves to its row.
             assert response.status_code in (200, 302), url
     assert any(AWKWARD["code"] in u for u in urls) and any(AWKWARD["player"] in u for u in urls)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ratings.exports import FORMATS
-from ratings.whatif import CALCULATORS
+from ratings.systems import ALL as SYSTEMS
 
 
 def world_values(world) -> dict[str, list[str]]:
@@ -14,5 +14,6 @@ def world_values(world) -> dict[str, list[str]]:
         "code": [world.event.code],
         "run": [world.runs[-1].pk],
         "fmt": list(FORMATS),
-        "system": list(CALCULATORS),
+        "part": ["input", "output"],
+        "system": [s.code for s in SYSTEMS],
     }
