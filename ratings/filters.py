@@ -95,10 +95,14 @@ class ListNavForm(forms.Form):
         return data
 
 
+FILTER_PARAMS = ("q", "country", "club", "grade", "active")
+# Every query parameter the list page reads (the page cache keys on these only).
+LIST_PARAMS = (*FILTER_PARAMS, "sort", "after", "before", "page", "size")
+
+
 def filter_params(data) -> dict[str, str]:
     """The filter part of a query string, to carry into sort links, pages and exports."""
-    keep = ("q", "country", "club", "grade", "active")
-    return {k: data[k] for k in keep if data.get(k)}
+    return {k: data[k] for k in FILTER_PARAMS if data.get(k)}
 
 
 def order_key(rating_list, filterset, sort: str) -> str | None:

@@ -19,7 +19,13 @@ from django.views.decorators.http import require_GET, require_http_methods
 from ratings import exports, selectors, systems
 from ratings.charts import ChartPoint, rating_chart
 from ratings.crosstable import crosstable, solving_sheet
-from ratings.filters import ListNavForm, entries_filterset, filter_params, order_key
+from ratings.filters import (
+    LIST_PARAMS,
+    ListNavForm,
+    entries_filterset,
+    filter_params,
+    order_key,
+)
 from ratings.page_cache import cached_public_page
 from ratings.run_files import files_of, json_download
 from ratings.tables import RatingListTable
@@ -56,7 +62,7 @@ def _list_context(request, federation: str, period: str):
 
 
 @require_GET
-@cached_public_page
+@cached_public_page(params=LIST_PARAMS)
 def rating_list(request, federation: str, period: str):
     rating_list, filterset, nav = _list_context(request, federation, period)
     fed = rating_list.federation
@@ -151,7 +157,7 @@ def list_export(request, federation: str, period: str, fmt: str):
 
 
 @require_GET
-@cached_public_page
+@cached_public_page(params=("against",))
 def list_diff(request, federation: str, period: str):
     current = selectors.list_or_404(federation, period)
     against = request.GET.get("against")
