@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from ratings import api, views
+from ratings import views
 
 app_name = "ratings"
 
@@ -19,5 +19,4 @@ urlpatterns = [
     path("federations/<slug:federation>/", include(federation_patterns)),
     path("what-if/", views.whatif_index, name="whatif_index"),
     path("what-if/<slug:system>/", views.whatif, name="whatif"),
-    path("api/v1/", include(api.urlpatterns)),
 ]
