@@ -55,6 +55,8 @@ def type_text(schema: dict) -> str:
         return _ref_name(schema["$ref"])
     if "anyOf" in schema:
         return " or ".join(type_text(s) for s in schema["anyOf"])
+    if "allOf" in schema and len(schema["allOf"]) == 1:
+        return type_text(schema["allOf"][0])
     if "enum" in schema:
         return "one of " + ", ".join(str(v) for v in schema["enum"])
     kind = schema.get("type", "any")
@@ -68,9 +70,20 @@ def type_text(schema: dict) -> str:
     if low is not None or high is not None:
         unit = " characters" if kind == "string" else ""
         words.append(f"{'' if low is None else low}..{'' if high is None else high}{unit}")
+    if "pattern" in schema:
+        words.append(f"matching {schema['pattern']}")
     if "default" in schema:
         words.append(f"default {schema['default']}")
     return ", ".join(words)
+
+
+def _not_null(schema: dict) -> dict:
+    """A query parameter is absent rather than null: drop pydantic's `null` alternative."""
+    options = [s for s in schema.get("anyOf", ()) if s.get("type") != "null"]
+    if len(options) != 1:
+        return schema
+    rest = {k: v for k, v in schema.items() if k != "anyOf"}
+    return {**rest, **options[0]}
 
 
 def endpoints(schema: dict) -> list[Endpoint]:
@@ -82,7 +95,7 @@ def endpoints(schema: dict) -> list[Endpoint]:
                     p["name"],
                     p["in"],
                     p.get("required", False),
-                    type_text(p.get("schema", {})),
+                    type_text(_not_null(p.get("schema", {}))),
                     p.get("description") or p.get("schema", {}).get("description", ""),
                 )
                 for p in op.get("parameters", [])

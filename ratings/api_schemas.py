@@ -11,6 +11,8 @@ from typing import Annotated, Literal
 from ninja import Field, Schema
 from pydantic import PlainSerializer, StringConstraints, WithJsonSchema
 
+from ratings.filters import COUNTRY, GRADE, PRINTABLE
+
 # Timestamps keep the "+00:00" offset clients have always parsed (Django's encoder writes "Z").
 Timestamp = Annotated[
     datetime,
@@ -99,10 +101,12 @@ class ListPage(Schema):
 class ListQuery(Schema):
     """Filters as on the list page, and paging by rank."""
 
-    q: str | None = Field(None, max_length=100, description="Name or id, as the page's search.")
-    country: str | None = Field(None, max_length=2, description="Two-letter country code.")
-    club: str | None = Field(None, max_length=100)
-    grade: str | None = Field(None, max_length=3, description="Title or grade.")
+    q: str | None = Field(
+        None, max_length=100, pattern=PRINTABLE, description="Name or id, as the page's search."
+    )
+    country: str | None = Field(None, pattern=COUNTRY, description="Two-letter country code.")
+    club: str | None = Field(None, max_length=100, pattern=PRINTABLE)
+    grade: str | None = Field(None, max_length=3, pattern=GRADE, description="Title or grade.")
     active: bool | None = None
     sort: Literal["rank", "-rating"] | None = Field(
         None, description="The API pages by rank only (rank = rating order)."
@@ -113,7 +117,10 @@ class ListQuery(Schema):
     )
 
 
-SearchText = Annotated[str, StringConstraints(strip_whitespace=True, min_length=2, max_length=100)]
+SearchText = Annotated[
+    str,
+    StringConstraints(strip_whitespace=True, min_length=2, max_length=100, pattern=PRINTABLE),
+]
 
 
 class PlayerOut(Schema):
