@@ -266,21 +266,28 @@ def whatif_index(request):
 
 @require_http_methods(["GET"])
 def whatif(request, system: str):
+    from ratings import whatif_players
     from ratings.whatif import CALCULATORS, calculate
 
     calculator = CALCULATORS.get(system)
     if calculator is None:
         raise Http404("no calculator for this rating system")
-    form = calculator.form_class(request.GET or None)
-    outcome = calculate(calculator, form) if request.GET else None
-    status = 400 if request.GET and not form.is_valid() else 200
+    context = whatif_players.context_for(request.GET.get("fed"), system)
+    page = whatif_players.read_page(request.GET, calculator, context)
+    outcome = None
+    if page.calculate:
+        outcome = calculate(calculator, page.form, context.engine_params if context else None)
+    status = 400 if page.calculate and outcome is None else 200
     return render(
         request,
         calculator.template,
         {
             "calculator": calculator,
-            "form": form,
+            "form": page.form,
+            "page": page,
             "outcome": outcome,
+            "context": context,
+            "federations": whatif_players.federations_for(system),
             "whatif_url": reverse("ratings:whatif", args=[system]),
         },
         status=status,
