@@ -160,6 +160,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "ratings.reap_stuck_runs",
         "schedule": 10 * 60,
     },
+    # Unofficial live ratings, also refreshed after each acceptance (ratings.live).
+    "refresh-live-ratings": {
+        "task": "ratings.refresh_all_live_ratings",
+        "schedule": 24 * 60 * 60,
+    },
 }
 # The reaper re-queues runs still queued (or orphaned while running) after this many seconds;
 # a re-queued run that is in fact executing is a no-op (its row is locked).

@@ -33,6 +33,7 @@ from ratings.api_schemas import (
 )
 from ratings.exports import entry_record
 from ratings.filters import entries_filterset, filter_params, order_key
+from ratings.live import live_rating
 
 
 class BadQuery(Exception):
@@ -238,8 +239,35 @@ def player(request, federation: str, player: str):
             "provisional": current.provisional,
             "half_rating": current.half_rating,
         }
+    body["live"] = _live(request, person)
     body["history"] = _url(request, "history", federation, person.federation_player_id)
     return body
+
+
+def _live(request, person) -> dict | None:
+    found = live_rating(person)
+    if found is None:
+        return None
+    run = found.live_run
+    return {
+        "unofficial": True,
+        "rating": found.published_rating,
+        "rating_unrounded": found.rating,
+        "rd": found.published_rd,
+        "rd_unrounded": found.rd,
+        "change": found.change,
+        "games": found.games,
+        "period": run.period_code,
+        "since_list": run.base_list.period.code if run.base_list else None,
+        "events": run.events,
+        "computed_at": run.computed_at,
+        "explain": request.build_absolute_uri(
+            reverse(
+                "ratings:live_explain",
+                args=[person.federation.code, person.federation_player_id],
+            )
+        ),
+    }
 
 
 @api.get(

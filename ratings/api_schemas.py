@@ -150,8 +150,30 @@ class Current(Schema):
     half_rating: bool
 
 
+class Live(Schema):
+    """UNOFFICIAL: the accepted results since the newest published list through the same
+    engine; on no published list."""
+
+    unofficial: Literal[True] = Field(description="Always true: this is not a published rating.")
+    rating: int = Field(description="Rounded as a list would round it.")
+    rating_unrounded: float
+    rd: int | None
+    rd_unrounded: float | None
+    change: int | None = Field(description="Against the official list (published integers).")
+    games: int = Field(description="Games (or rounds) counted since the list.")
+    period: str = Field(description="The period whose accepted results it counts so far.")
+    since_list: str | None = Field(description="The period of the list it continues from.")
+    events: list[str] = Field(description="Codes of the accepted events it counts.")
+    computed_at: Timestamp
+    explain: Url = Field(description="The engine's breakdown (a web page).")
+
+
 class PlayerDetail(PlayerOut):
     current: Current | None = Field(description="His entry on the newest published list.")
+    live: Live | None = Field(
+        description="UNOFFICIAL live rating since that list; null when no accepted result "
+        "moved him since."
+    )
     history: Url
 
 

@@ -28,7 +28,7 @@ logger = logging.getLogger(__name__)
 
 @dataclass
 class ExplainReport:
-    run: RatingRun
+    run: RatingRun | None  # None: the explain of a live (unofficial) rating, see `live`
     system: str
     event_ratings: list[EventRating]
     before: float | None
@@ -42,6 +42,7 @@ class ExplainReport:
     inputs_match: bool | None = None  # rebuilt input digest == the run's stored digest
     names: dict[str, str] = field(default_factory=dict)  # engine id -> player name
     note: str = ""
+    live: object | None = None  # the LiveRun explained instead of a run (ratings.live)
 
     @property
     def change(self) -> float | None:
@@ -98,12 +99,19 @@ def _explain_run(player: Player, run_id: int) -> ExplainReport:
         before_rd=rows[0].before_rd,
         after_rd=rows[-1].after_rd,
     )
+    return explain_report(report, player)
+
+
+def explain_report(report: ExplainReport, player: Player) -> ExplainReport:
+    """Fill in the engine's breakdown of the report's stored change (a run's, or a live run's)."""
     explainer = EXPLAINERS.get(report.system)
     try:
         explainer(report, player)
     except Exception as exc:  # the page still shows the stored change, and says why not more
         if not isinstance(exc, EngineInputError | KeyError | TypeError | ValueError | IndexError):
-            logger.exception("explain of run %s for player %s failed", run_id, player.pk)
+            logger.exception(
+                "explain of %s for player %s failed", report.run or report.live, player.pk
+            )
         report.breakdown, report.recomputed, report.sections = None, None, []
         report.note = _("no breakdown stored (%(error)s)") % {
             "error": f"{exc.__class__.__name__}: {exc}"
@@ -137,11 +145,17 @@ def _rebuild(report: ExplainReport):
     from ratings.runners.common import Context
     from ratings.services import canonical_digest
 
-    run = report.run
-    ctx = Context(run.federation, run.period, run.rating_list.previous, dict(run.params or {}))
+    if report.live is not None:
+        from ratings.live import live_context
+
+        ctx, digest = live_context(report.live), report.live.input_digest
+    else:
+        run = report.run
+        ctx = Context(run.federation, run.period, run.rating_list.previous, dict(run.params or {}))
+        digest = run.input_digest
     prepared = runner_for(report.system).build(ctx)
-    if run.input_digest:
-        report.inputs_match = canonical_digest(prepared.engine_input) == run.input_digest
+    if digest:
+        report.inputs_match = canonical_digest(prepared.engine_input) == digest
     return prepared
 
 
@@ -183,11 +197,13 @@ def _egf(report: ExplainReport, player: Player) -> None:
     from ratings.engines import egf
 
     events = [er.event_id for er in report.event_ratings]
+    if report.live is not None:
+        stored = report.live.event_ratings.filter(event_id__in=events)
+    else:
+        stored = EventRating.objects.filter(run=report.run, event_id__in=events)
     before = {
         (event_id, pid): value
-        for event_id, pid, value in EventRating.objects.filter(
-            run=report.run, event_id__in=events
-        ).values_list("event_id", "player_id", "before")
+        for event_id, pid, value in stored.values_list("event_id", "player_id", "before")
     }
     sections = []
     for er in report.event_ratings:

@@ -114,9 +114,15 @@ def request_run(
 
 def _compute(run: RatingRun) -> dict:
     federation, period = run.federation, run.period
+    return compute_period(federation, period, base_list_for(federation, period))
+
+
+def compute_period(federation: Federation, period: RatingPeriod, base_list) -> dict:
+    """Build, compute and interpret one period from `base_list`, writing nothing: a rating run
+    writes the result as a draft list; a live run (ratings.live) keeps it apart from lists."""
     module = runner_for(federation.system)
     params = engine_params_of(federation)
-    ctx = Context(federation, period, base_list_for(federation, period), params)
+    ctx = Context(federation, period, base_list, params)
     stages = {}
     started = time.perf_counter()
     prepared: Prepared = module.build(ctx)

@@ -11,6 +11,7 @@ federation_patterns = [
     path("lists/<str:period>/diff/", views.list_diff, name="list_diff"),
     path("players/<str:player>/", views.player, name="player"),
     path("players/<str:player>/explain/<int:run>/", views.explain, name="explain"),
+    path("players/<str:player>/live/", views.live_explain, name="live_explain"),
     path("events/<str:code>/", views.event, name="event"),
 ]
 

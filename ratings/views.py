@@ -20,6 +20,7 @@ from ratings import exports, selectors
 from ratings.charts import ChartPoint, rating_chart
 from ratings.crosstable import crosstable, solving_sheet
 from ratings.filters import ListNavForm, entries_filterset, filter_params, order_key
+from ratings.live import live_rating
 from ratings.page_cache import cached_public_page
 from ratings.tables import RatingListTable
 
@@ -204,6 +205,7 @@ def player(request, federation: str, player: str):
             "chart": chart,
             "system": system,
             "games_shown": selectors.PLAYER_GAMES_SHOWN,
+            "live": live_rating(person),
         },
     )
 
@@ -250,6 +252,19 @@ def explain(request, federation: str, player: str, run: int):
 
     person = selectors.player_or_404(federation, player)
     report = explain_run(person, run)
+    return render(
+        request,
+        "ratings/explain.html",
+        {"player": person, "federation": person.federation, "report": report},
+    )
+
+
+@require_GET
+def live_explain(request, federation: str, player: str):
+    from ratings.live import explain_live
+
+    person = selectors.player_or_404(federation, player)
+    _live, report = explain_live(person)
     return render(
         request,
         "ratings/explain.html",
