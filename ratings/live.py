@@ -87,6 +87,7 @@ def refresh_live(federation_id: int) -> LiveRun | None:
         prepared, outcome = result["prepared"], result["outcome"]
         if not prepared.events or not outcome.event_ratings:
             return None
+        counted = {row.event_id for row in outcome.event_ratings}
         live = LiveRun.objects.create(
             federation=federation,
             base_list=base,
@@ -96,7 +97,7 @@ def refresh_live(federation_id: int) -> LiveRun | None:
             params=result["ctx"].params,
             engine_input=prepared.engine_input,
             input_digest=canonical_digest(prepared.engine_input),
-            events=[event.code for event in prepared.events],
+            events=[event.code for event in prepared.events if event.pk in counted],
         )
         moved = {row.player_id for row in outcome.event_ratings}
         official = {}

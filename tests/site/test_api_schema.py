@@ -196,3 +196,28 @@ def test_generated_player_searches_conform(rated_demo, schema):
         case.call_and_validate()
 
     run()
+
+
+def test_live_ratings_on_the_demo_conform_and_equal_the_official_run(rated_demo, schema):
+    from ratings import live, services
+    from ratings.models import LiveRun
+
+    assert live.refresh_all() >= 1
+    for run in LiveRun.objects.select_related("federation"):
+        fed = run.federation.code
+        mine = {r.player_id: r for r in run.ratings.select_related("player")}
+        for r in list(mine.values())[:5]:
+            body = check(
+                schema,
+                f"{BASE}/federations/{{federation}}/players/{{player}}/",
+                200,
+                federation=fed,
+                player=r.player.federation_player_id,
+            )
+            assert body["live"]["unofficial"] is True
+            assert body["live"]["rating"] == r.published_rating
+        official = services.run_now(federation=run.federation, period_code=run.period_code)
+        entries = {e.player_id: e for e in official.rating_list.entries.all()}
+        assert {pid: (r.rating, r.published_rating) for pid, r in mine.items()} == {
+            pid: (entries[pid].rating, entries[pid].published_rating) for pid in mine
+        }
