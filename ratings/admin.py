@@ -17,7 +17,7 @@ from federation.models import Federation
 from federation.permissions import is_rating_officer, visible_federations
 from ratings import periods, services
 from ratings.diff import list_diff
-from ratings.engines.errors import EngineInputError
+from ratings.engines.core.errors import EngineInputError
 from ratings.models import ListStatus, RatingList, RatingPeriod, RatingRun
 
 

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from ratings.engines.errors import EngineInputError
-from ratings.engines.rounding import half_up_int
+from ratings.engines.core.errors import EngineInputError
+from ratings.engines.core.rounding import half_up_int
 
 MAX_LINES = 200
 _RESULTS = {
@@ -234,7 +234,7 @@ class WfccForm(WhatIfForm):
 
 def compute_wfcc(data: dict, params):
     from ratings.engines import wfcc
-    from ratings.engines.wfcc_types import Solver, Tournament
+    from ratings.engines.wfcc.types import Solver, Tournament
 
     halves = () if data.get("half_rating") is None else (data["half_rating"],)
     solvers = [

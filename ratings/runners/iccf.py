@@ -8,8 +8,9 @@ from bisect import bisect_right
 from collections import defaultdict
 
 from federation.models import Player
+from ratings.engines.core.months import add_months
 from ratings.models import RatingEntry, RatingPeriod
-from ratings.periods import add_months, iccf_period_for_report
+from ratings.periods import iccf_period_for_report
 from ratings.runners.common import (
     Context,
     EntryRow,

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from ratings.engines import egf
-from ratings.engines.reference import egf as reference
+from ratings.engines.egf import reference as reference
 from tournaments.formats import egf as h9
 
 TOURNAMENTS = 20_000

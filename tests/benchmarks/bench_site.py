@@ -130,7 +130,7 @@ def load() -> None:
     from django.db import connection
 
     from federation.models import Federation, Player
-    from ratings.engines.rounding import half_up_int
+    from ratings.engines.core.rounding import half_up_int
     from ratings.models import RatingList, RatingPeriod, RatingRun
     from tournaments.models import Event
 
