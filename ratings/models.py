@@ -302,7 +302,7 @@ class LiveRating(models.Model):
     @property
     def change(self) -> int | None:
         """Against the official list, as a list's change: the difference of published integers."""
-        from ratings.engines.rounding import half_up_int
+        from ratings.engines.core.rounding import half_up_int
 
         if self.official_rating is None:
             return None

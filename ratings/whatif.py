@@ -455,7 +455,7 @@ def _wfcc_prefill(k) -> dict:
 
 
 def _iccf_params(raw: dict):
-    from ratings.engines.iccf import _params_from_json  # the engine's own reading of params
+    from ratings.engines.iccf.contract import _params_from_json  # the engine's reading
 
     return _params_from_json(raw)
 
@@ -473,7 +473,7 @@ def _playchess_params(raw: dict):
 
 
 def _wfcc_params(raw: dict):
-    from ratings.engines.wfcc_json import params_from_json
+    from ratings.engines.wfcc.contract import params_from_json
 
     return params_from_json({"params": raw})
 

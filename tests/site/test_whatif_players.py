@@ -9,7 +9,7 @@ import pytest
 
 from federation.models import Federation
 from ratings.engines import iccf
-from ratings.engines.rounding import half_up_int
+from ratings.engines.core.rounding import half_up_int
 from tests.site.factories import standard_world
 
 pytestmark = pytest.mark.django_db
