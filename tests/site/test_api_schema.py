@@ -41,8 +41,9 @@ def rated_demo(django_db_setup, django_db_blocker):
 
 
 @pytest.fixture(scope="module")
-def schema():
-    return schemathesis.openapi.from_wsgi(f"{BASE}/openapi.json", WSGIHandler())
+def schema(django_db_blocker):
+    with django_db_blocker.unblock():  # a request closes stale connections: a database touch
+        return schemathesis.openapi.from_wsgi(f"{BASE}/openapi.json", WSGIHandler())
 
 
 def check(schema, path: str, expected_status: int, *, query=None, **path_parameters):
