@@ -7,10 +7,9 @@ array operations over all games. ``rate_period`` takes and returns dataclasses; 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
-
-import math
 
 import numpy as np
 
@@ -420,14 +419,14 @@ def _sum_by_player(player: np.ndarray, values: np.ndarray, n: int) -> np.ndarray
     value_bits = math.frexp(largest)[1] if largest > 0 else 0
     scale_bits = 52 - count_bits - value_bits  # |high part| * count < 2**52
     fraction_bits = 52 - count_bits  # |low part| * count < 2**52
-    scaled = values * 2.0**scale_bits  # a power of two: exact
+    scaled = np.ldexp(values, scale_bits)  # a power of two: exact
     high = np.floor(scaled)
     scaled -= high  # the fraction of a double is exact
     scaled *= 2.0**fraction_bits
     low = np.floor(scaled, out=scaled)
     high_sum = np.bincount(player, weights=high, minlength=n)
     low_sum = np.bincount(player, weights=low, minlength=n)
-    return high_sum * 2.0**-scale_bits + low_sum * 2.0 ** (-scale_bits - fraction_bits)
+    return np.ldexp(high_sum, -scale_bits) + np.ldexp(low_sum, -scale_bits - fraction_bits)
 
 
 def rate_arrays(a: PeriodArrays, params: Params | None = None) -> PeriodOutcome:
