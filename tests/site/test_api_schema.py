@@ -40,9 +40,24 @@ def rated_demo(django_db_setup, django_db_blocker):
             cursor.execute(f"DELETE FROM {UNLOCK_TABLE}")
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _keep_the_test_connection():
+    """Requests go through the real WSGI handler, whose request signals close the database
+    connection (and with it the test's transaction on PostgreSQL): disconnect them, as Django's
+    test client does."""
+    from django.core.signals import request_finished, request_started
+    from django.db import close_old_connections
+
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    yield
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)
+
+
 @pytest.fixture(scope="module")
 def schema(django_db_blocker):
-    with django_db_blocker.unblock():  # a request closes stale connections: a database touch
+    with django_db_blocker.unblock():
         return schemathesis.openapi.from_wsgi(f"{BASE}/openapi.json", WSGIHandler())
 
 
