@@ -141,6 +141,8 @@ class WhatIfPage:
 def _submitted(query, form_class) -> dict:
     """The form's values as submitted; a checkbox missing from a submitted form is off."""
     data = {k: query.get(k) for k in form_class.base_fields if k in query}
+    if not data:
+        return data  # nothing submitted: the fields keep their own initial values
     for name, field in form_class.base_fields.items():
         if isinstance(field, forms.BooleanField):
             data[name] = name in query
