@@ -205,3 +205,43 @@ def test_no_live_rating_is_404(iccf_world, client):
     player = iccf_world["players"][0]
     page = client.get(f"/federations/icc/players/{player.federation_player_id}/live/")
     assert page.status_code == 404
+
+
+def test_egf_live_follows_the_list_and_its_explain_recomputes_each_tournament(db):
+    from federation.models import Federation, Player
+
+    federation = Federation.objects.create(code="egf-l", name="EGF live", system="egf")
+    k1, k2, d1, d2 = (
+        Player.objects.create(
+            federation=federation, federation_player_id=str(i), surname=f"G{i}", grade=grade
+        )
+        for i, grade in enumerate(["15k", "15k", "2d", "2d"])
+    )
+
+    def tournament(code, day, pairs):
+        event = Event.objects.create(
+            federation=federation,
+            name=code,
+            code=code,
+            kind="individual",
+            status=EventStatus.ACCEPTED,
+            rating_class="A",
+            start=day,
+            end=day,
+        )
+        for white, black, result in pairs:
+            Game.objects.create(event=event, round=1, white=white, black=black, result=result)
+
+    tournament("T1", date(2025, 1, 11), [(k1, k2, "1-0"), (d1, d2, "1-0")])
+    first = services.run_now(federation=federation, period_code="2025-01")
+    services.publish_list(list_id=first.rating_list.pk)
+    tournament("T2", date(2025, 2, 8), [(k1, d1, "0-1"), (k2, d2, "1-0")])
+    tournament("T3", date(2025, 2, 22), [(k1, k2, "1-0")])
+    run = live.refresh_live(federation.pk)
+    assert run.period_code == "2025-02" and run.events == ["T2", "T3"]
+    official = services.run_now(federation=federation, period_code="2025-02")
+    entries = {e.player_id: e.rating for e in official.rating_list.entries.all()}
+    assert {r.player_id: r.rating for r in run.ratings.all()} == entries
+    _current, report = live.explain_live(k1)
+    assert [er.event.code for er, _x in report.sections] == ["T2", "T3"]
+    assert report.matches and report.recomputed == pytest.approx(entries[k1.pk], abs=1e-9)
