@@ -11,6 +11,7 @@ from typing import Annotated, Literal
 from ninja import Field, Schema
 from pydantic import PlainSerializer, StringConstraints, WithJsonSchema
 
+from federation.models import RatingSystem
 from ratings.filters import COUNTRY, GRADE, PRINTABLE
 
 # Timestamps keep the "+00:00" offset clients have always parsed (Django's encoder writes "Z").
@@ -42,7 +43,7 @@ class Links(Schema):
 class FederationOut(Schema):
     code: str
     name: str
-    system: Literal["iccf", "egf", "playchess", "wfcc"]
+    system: RatingSystem
     latest_period: str | None = Field(description="Code of the newest published list's period.")
     latest_valid_from: date | None
     next_list_due: date | None = Field(description="When the next list is due (calendar).")

@@ -190,3 +190,17 @@ def explain_live(player):
         after_rd=rows[-1].after_rd,
     )
     return current, explain_report(report, player)
+
+
+def stored_input(report) -> dict:
+    """The live run's engine input (always stored), checked against a rebuild from today's
+    database (`report.inputs_match`)."""
+    from ratings.services import canonical_digest
+
+    live = report.live
+    from ratings import systems
+
+    prepared = systems.of(live.federation).runner.build(live_context(live))
+    report.inputs_match = canonical_digest(prepared.engine_input) == live.input_digest
+    report.input_stored = True
+    return live.engine_input

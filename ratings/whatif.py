@@ -495,53 +495,51 @@ class Calculator:
     template: str = "ratings/whatif.html"
 
 
-CALCULATORS: dict[str, Calculator] = {
-    "iccf": Calculator(
-        "iccf",
-        _("ICCF correspondence chess (Glicko with win/draw/loss)"),
-        IccfForm,
-        compute_iccf,
-        "ratings/_explain_iccf.html",
-        "opponents",
-        _iccf_params,
-        _iccf_tokens,
-        _iccf_prefill,
-    ),
-    "egf": Calculator(
-        "egf",
-        _("EGF go (GoR)"),
-        EgfForm,
-        compute_egf,
-        "ratings/_explain_egf.html",
-        "opponents",
-        _egf_params,
-        _rating_token,
-        _egf_prefill,
-    ),
-    "playchess": Calculator(
-        "playchess",
-        _("PlayChess (Elo with provisional ratings)"),
-        PlayChessForm,
-        compute_playchess,
-        "ratings/_explain_playchess.html",
-        "opponents",
-        _playchess_params,
-        _rating_token,
-        _playchess_prefill,
-    ),
-    "wfcc": Calculator(
-        "wfcc",
-        _("WFCC solving (linear regression)"),
-        WfccForm,
-        compute_wfcc,
-        "ratings/_explain_wfcc.html",
-        "field",
-        _wfcc_params,
-        _wfcc_tokens,
-        _wfcc_prefill,
-        add_choices=((_("add with score 0 (then type his score)"), "0"),),
-    ),
-}
+ICCF = Calculator(
+    "iccf",
+    _("ICCF correspondence chess (Glicko with win/draw/loss)"),
+    IccfForm,
+    compute_iccf,
+    "ratings/_explain_iccf.html",
+    "opponents",
+    _iccf_params,
+    _iccf_tokens,
+    _iccf_prefill,
+)
+EGF = Calculator(
+    "egf",
+    _("EGF go (GoR)"),
+    EgfForm,
+    compute_egf,
+    "ratings/_explain_egf.html",
+    "opponents",
+    _egf_params,
+    _rating_token,
+    _egf_prefill,
+)
+PLAYCHESS = Calculator(
+    "playchess",
+    _("PlayChess (Elo with provisional ratings)"),
+    PlayChessForm,
+    compute_playchess,
+    "ratings/_explain_playchess.html",
+    "opponents",
+    _playchess_params,
+    _rating_token,
+    _playchess_prefill,
+)
+WFCC = Calculator(
+    "wfcc",
+    _("WFCC solving (linear regression)"),
+    WfccForm,
+    compute_wfcc,
+    "ratings/_explain_wfcc.html",
+    "field",
+    _wfcc_params,
+    _wfcc_tokens,
+    _wfcc_prefill,
+    add_choices=((_("add with score 0 (then type his score)"), "0"),),
+)
 
 
 def calculate(calculator: Calculator, form: WhatIfForm, engine_params: dict | None = None):

@@ -8,7 +8,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('federation', '0004_player_folded_names'),
-        ('ratings', '0003_remove_run_lease'),
+        ('ratings', '0004_run_record'),
         ('tournaments', '0001_initial'),
     ]
 
