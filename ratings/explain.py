@@ -146,6 +146,31 @@ def explain_report(report: ExplainReport, player: Player) -> ExplainReport:
     return report
 
 
+def explain_live(player):
+    """The engine's breakdown of the player's live rating (Http404 when he has none)."""
+    from ratings.live import live_rating
+
+    current = live_rating(player)
+    if current is None:
+        raise Http404("no live rating for this player")
+    rows = list(
+        current.live_run.event_ratings.filter(player=player)
+        .select_related("event")
+        .order_by("event__end", "event__start", "event__code", "id")
+    )
+    report = ExplainReport(
+        run=None,
+        live=current.live_run,
+        system=player.federation.system,
+        event_ratings=rows,
+        before=rows[0].before,
+        after=rows[-1].after,
+        before_rd=rows[0].before_rd,
+        after_rd=rows[-1].after_rd,
+    )
+    return current, explain_report(report, player)
+
+
 def _name_players(report: ExplainReport) -> None:
     ids = set()
     for item in [report.breakdown, *[x for _er, x in report.sections]]:

@@ -165,33 +165,6 @@ def live_context(live: LiveRun):
     return Context(live.federation, period, live.base_list, dict(live.params or {}))
 
 
-def explain_live(player):
-    """The engine's breakdown of the player's live rating (Http404 when he has none)."""
-    from django.http import Http404
-
-    from ratings.explain import ExplainReport, explain_report
-
-    current = live_rating(player)
-    if current is None:
-        raise Http404("no live rating for this player")
-    rows = list(
-        current.live_run.event_ratings.filter(player=player)
-        .select_related("event")
-        .order_by("event__end", "event__start", "event__code", "id")
-    )
-    report = ExplainReport(
-        run=None,
-        live=current.live_run,
-        system=player.federation.system,
-        event_ratings=rows,
-        before=rows[0].before,
-        after=rows[-1].after,
-        before_rd=rows[0].before_rd,
-        after_rd=rows[-1].after_rd,
-    )
-    return current, explain_report(report, player)
-
-
 def stored_input(report) -> dict:
     """The live run's engine input (always stored), checked against a rebuild from today's
     database (`report.inputs_match`)."""

@@ -263,7 +263,7 @@ def explain(request, federation: str, player: str, run: int):
 
 @require_GET
 def live_explain(request, federation: str, player: str):
-    from ratings.live import explain_live
+    from ratings.explain import explain_live
 
     person = selectors.player_or_404(federation, player)
     _live, report = explain_live(person)

@@ -9,6 +9,7 @@ import pytest
 from django.conf import settings
 
 from ratings import live, services
+from ratings.explain import explain_live
 from ratings.models import (
     EventRating,
     ListStatus,
@@ -191,7 +192,7 @@ def test_live_explain_recomputes_the_live_rating(iccf_world, client):
     live.refresh_live(federation.pk)
     player = iccf_world["players"][0]
     row = LiveRating.objects.get(player=player)
-    current, report = live.explain_live(player)
+    current, report = explain_live(player)
     assert current == row
     assert report.inputs_match is True
     assert report.recomputed == pytest.approx(row.rating, abs=1e-9) and report.matches
@@ -242,6 +243,6 @@ def test_egf_live_follows_the_list_and_its_explain_recomputes_each_tournament(db
     official = services.run_now(federation=federation, period_code="2025-02")
     entries = {e.player_id: e.rating for e in official.rating_list.entries.all()}
     assert {r.player_id: r.rating for r in run.ratings.all()} == entries
-    _current, report = live.explain_live(k1)
+    _current, report = explain_live(k1)
     assert [er.event.code for er, _x in report.sections] == ["T2", "T3"]
     assert report.matches and report.recomputed == pytest.approx(entries[k1.pk], abs=1e-9)
