@@ -6,7 +6,10 @@ class RatingsConfig(AppConfig):
     verbose_name = "Ratings"
 
     def ready(self) -> None:
-        from ratings import selectors, signals, tasks  # noqa: F401  (receivers, tasks)
+        from ratings import input_watch, live_triggers, selectors, tasks  # noqa: F401  (tasks)
         from tournaments import ports
 
         ports.provide_full_ratings(selectors.full_ratings_at_start)
+        input_watch.connect()  # every edit of rating input marks the periods that read it
+        live_triggers.connect()  # acceptance and publication refresh the live ratings
+        ports.provide_published_period(selectors.published_period_holding)

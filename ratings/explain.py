@@ -53,11 +53,6 @@ class ExplainReport:
     def spec(self) -> systems.System:
         return systems.get(self.system)
 
-    @property
-    def base_list(self):
-        """The published list the explained computation continued from."""
-        return self.live.base_list if self.live is not None else self.run.rating_list.previous
-
     def stored_event_ratings(self):
         """Every player's stored before/after of the explained computation."""
         if self.live is not None:

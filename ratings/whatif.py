@@ -472,9 +472,9 @@ def _playchess_params(raw: dict):
 
 
 def _wfcc_params(raw: dict):
-    from ratings.engines.wfcc.contract import params_from_json
+    from ratings.engines.wfcc.contract import _params  # the engine's reading of params
 
-    return params_from_json({"params": raw})
+    return _params(raw)
 
 
 GAME_RESULTS = ((_("add as a win"), "1"), (_("as a draw"), "0.5"), (_("as a loss"), "0"))

@@ -8,7 +8,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('federation', '0004_player_folded_names'),
-        ('ratings', '0004_run_record'),
+        ('ratings', '0007_constraint_messages'),
         ('tournaments', '0001_initial'),
     ]
 
