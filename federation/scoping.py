@@ -123,6 +123,23 @@ SCOPED_ROWS: tuple[ScopedRow, ...] = (
         ),
     ),
     ScopedRow(
+        "ratings.LiveRating",
+        "ratings_liverating",
+        (
+            _own("ratings_liverun", "live_run_id", "live_run"),
+            _player("player_id", "player"),
+        ),
+    ),
+    ScopedRow(
+        "ratings.LiveEventRating",
+        "ratings_liveeventrating",
+        (
+            _own("ratings_liverun", "live_run_id", "live_run"),
+            _event_of("event_id", "event"),
+            _player("player_id", "player"),
+        ),
+    ),
+    ScopedRow(
         "ratings.RatingRun",
         "ratings_ratingrun",
         (
@@ -183,6 +200,8 @@ REFERRERS = {
         ("ratings_ratingentry", "player_id"),
         ("ratings_eventrating", "player_id"),
         ("ratings_solvingnorm", "player_id"),
+        ("ratings_liverating", "player_id"),
+        ("ratings_liveeventrating", "player_id"),
     ),
     "tournaments_event": (
         ("tournaments_game", "event_id"),
@@ -190,6 +209,7 @@ REFERRERS = {
         ("tournaments_problem", "event_id"),
         ("ratings_eventrating", "event_id"),
         ("ratings_solvingnorm", "event_id"),
+        ("ratings_liveeventrating", "event_id"),
     ),
     "ratings_ratingperiod": (
         ("ratings_ratingrun", "period_id"),

@@ -38,6 +38,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.humanize",
     "django_tables2",
+    "ninja",  # its own static files for the Swagger UI at /api/v1/docs/ (no CDN)
     "django_filters",
     "federation",
     "tournaments",
@@ -169,6 +170,11 @@ CELERY_BEAT_SCHEDULE = {
     "reap-stuck-runs": {
         "task": "ratings.reap_stuck_runs",
         "schedule": 60,  # a dead worker's run is re-queued within a minute
+    },
+    # Unofficial live ratings, also refreshed after each acceptance (ratings.live).
+    "refresh-live-ratings": {
+        "task": "ratings.refresh_all_live_ratings",
+        "schedule": 24 * 60 * 60,
     },
 }
 # The reaper re-queues, at once, runs a worker took but no longer holds (the worker died), and

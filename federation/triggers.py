@@ -105,10 +105,19 @@ def sqlite_keep_trigger_references(sender, connection, **kwargs) -> None:
 
 
 def install(schema_editor, guards: list[Guard]) -> None:
-    vendor = schema_editor.connection.vendor
+    """Create each guard whose tables exist at this point of the migrations: the registries the
+    guards come from are today's, and may name tables a later migration creates (those guards
+    are installed by ``reinstall`` after the migrate that creates them)."""
+    from django.apps import apps
+
+    connection = schema_editor.connection
+    existing = set(connection.introspection.table_names())
+    known = {model._meta.db_table for model in apps.get_models()}
     schema_editor.execute(f"CREATE TABLE IF NOT EXISTS {UNLOCK_TABLE} (reason varchar(200))")
     for guard in guards:
-        for sql in create_sql(vendor, guard):
+        if not tables_of(guard, known) <= existing:
+            continue
+        for sql in create_sql(connection.vendor, guard):
             schema_editor.execute(sql)
 
 

@@ -124,29 +124,34 @@ def txt_lines(rows: Iterable[dict], system, title: str) -> Iterator[str]:
         )
 
 
+def entry_record(row: dict) -> dict:
+    """An entry as the JSON export and the API's list pages both write it (one vocabulary)."""
+    return {
+        "rank": row["rank"],
+        "id": row["fid"],
+        "name": row["name"],
+        "surname": row["surname"],
+        "given_name": row["given_name"],
+        "country": row["country"],
+        "club": row["club"],
+        "grade": row["grade"],
+        "active": row["active"],
+        "rating": row["published_rating"],
+        "rating_unrounded": row["rating"],
+        "rd": row["published_rd"],
+        "rd_unrounded": row["rd"],
+        "games": row["games"],
+        "change": row["change"],
+        "provisional": row["provisional"],
+        "half_rating": row["half_rating"],
+    }
+
+
 def json_chunks(rows: Iterable[dict], meta: dict) -> Iterator[str]:
-    """{"list": meta, "rows": [...]} written incrementally; rows carry unrounded values too."""
-    yield '{"list": ' + json.dumps(meta) + ', "rows": ['
+    """{"list": meta, "results": [...]} written incrementally, entries as the API writes them."""
+    yield '{"list": ' + json.dumps(meta) + ', "results": ['
     for i, row in enumerate(rows):
-        item = {
-            "rank": row["rank"],
-            "id": row["fid"],
-            "surname": row["surname"],
-            "given_name": row["given_name"],
-            "country": row["country"],
-            "club": row["club"],
-            "grade": row["grade"],
-            "active": row["active"],
-            "rating": row["published_rating"],
-            "rating_unrounded": row["rating"],
-            "rd": row["published_rd"],
-            "rd_unrounded": row["rd"],
-            "games": row["games"],
-            "change": row["change"],
-            "provisional": row["provisional"],
-            "half_rating": row["half_rating"],
-        }
-        yield ("," if i else "") + json.dumps(item)
+        yield ("," if i else "") + json.dumps(entry_record(row))
     yield "]}"
 
 

@@ -402,3 +402,83 @@ class SolvingNorm(FrozenWithRunMixin, ConstraintErrorsOnFields, models.Model):
 
     def __str__(self) -> str:
         return f"{self.title} norm: {self.player} at {self.event}"
+
+
+class LiveRun(models.Model):
+    """An UNOFFICIAL computation of a federation's accepted results since its newest published
+    list, by the same engine and runner as a rating run. It is never a list: nothing of it is
+    published, and a newer live run replaces it (one per federation)."""
+
+    federation = models.OneToOneField(Federation, on_delete=models.CASCADE, related_name="live_run")
+    base_list = models.ForeignKey(
+        RatingList, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    period_code = models.CharField(max_length=20)  # the period the live results fall in
+    computed_at = models.DateTimeField()
+    engine_version = models.CharField(max_length=40, blank=True)
+    params = models.JSONField(default=dict, blank=True)
+    engine_input = models.JSONField(default=dict, blank=True)  # complete: its explain reads it
+    input_digest = models.CharField(max_length=64, blank=True)
+    events = models.JSONField(default=list, blank=True)  # codes of the events it counted
+
+    def __str__(self) -> str:
+        return (
+            f"live {self.federation.code} ({self.period_code}, {self.computed_at:%Y-%m-%d %H:%M})"
+        )
+
+
+class LiveRating(models.Model):
+    """A player's unofficial current rating: his result of the federation's live run."""
+
+    live_run = models.ForeignKey(LiveRun, on_delete=models.CASCADE, related_name="ratings")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="live_ratings")
+    rating = models.FloatField()
+    rd = models.FloatField(null=True, blank=True)
+    published_rating = models.IntegerField()  # rounded as a list would round it
+    published_rd = models.IntegerField(null=True, blank=True)
+    official_rating = models.FloatField(null=True, blank=True)  # on the base list
+    games = models.PositiveIntegerField(default=0)
+    provisional = models.BooleanField(default=False)
+    half_rating = models.BooleanField(default=False)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["live_run", "player"], name="liverating_one_per_run"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player}: live {self.published_rating} (unofficial)"
+
+    @property
+    def change(self) -> int | None:
+        """Against the official list, as a list's change: the difference of published integers."""
+        from ratings.engines.core.rounding import half_up_int
+
+        if self.official_rating is None:
+            return None
+        return self.published_rating - half_up_int(self.official_rating)
+
+
+class LiveEventRating(models.Model):
+    """Before and after of one event in a live run (as EventRating for a rating run)."""
+
+    live_run = models.ForeignKey(LiveRun, on_delete=models.CASCADE, related_name="event_ratings")
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    before = models.FloatField(null=True, blank=True)
+    after = models.FloatField()
+    before_rd = models.FloatField(null=True, blank=True)
+    after_rd = models.FloatField(null=True, blank=True)
+    games = models.PositiveIntegerField(default=0)
+    score = models.FloatField(null=True, blank=True)
+    details = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["live_run", "event", "player"], name="liveeventrating_one_per_event"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} at {self.event} (live): {self.before} → {self.after}"

@@ -23,6 +23,7 @@ from django.db.models import Exists, F, OuterRef, Q, QuerySet, Subquery
 from django.http import Http404
 
 from federation.models import Federation, Player
+from federation.player_search import player_name_q
 from ratings.models import (
     EventRating,
     ListStatus,
@@ -700,11 +701,7 @@ def current_entry(player: Player) -> RatingEntry | None:
 def search_players(federation: Federation, term: str, limit: int) -> list[Player]:
     return list(
         Player.objects.filter(federation=federation)
-        .filter(
-            Q(federation_player_id=term)
-            | Q(surname__istartswith=term)
-            | Q(given_name__istartswith=term)
-        )
+        .filter(player_name_q(term))
         .select_related("federation")
         .order_by("surname", "given_name", "id")[:limit]
     )

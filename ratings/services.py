@@ -183,22 +183,33 @@ def _claim(run_id: int) -> bool:
         return True
 
 
-def prepare_input(federation: Federation, period: RatingPeriod) -> tuple[Context, Prepared]:
-    """Read the database into the engine input of a period, as a run of it would now."""
-    ctx = Context(
-        federation, period, base_list_for(federation, period), engine_params_of(federation)
-    )
+_BASE_OF_PERIOD = object()  # prepare_input: the list the period continues from
+
+
+def prepare_input(
+    federation: Federation, period: RatingPeriod, base_list=_BASE_OF_PERIOD
+) -> tuple[Context, Prepared]:
+    """Read the database into the engine input of a period, as a run of it would now (from the
+    list it continues from; a live run passes the newest published list)."""
+    if base_list is _BASE_OF_PERIOD:
+        base_list = base_list_for(federation, period)
+    ctx = Context(federation, period, base_list, engine_params_of(federation))
     prepared: Prepared = systems.of(federation).runner.build(ctx)
     prepared.extra.setdefault("list_date", period.valid_from)
     return ctx, prepared
 
 
 def _compute(run: RatingRun) -> dict:
-    federation = run.federation
+    return compute_period(run.federation, run.period)
+
+
+def compute_period(federation: Federation, period: RatingPeriod, base_list=_BASE_OF_PERIOD) -> dict:
+    """Build, compute and interpret one period, writing nothing: a rating run writes the result
+    as a draft list; a live run (ratings.live) keeps it apart from lists."""
     system = systems.of(federation)
     stages = {}
     started = time.perf_counter()
-    ctx, prepared = prepare_input(federation, run.period)
+    ctx, prepared = prepare_input(federation, period, base_list)
     stages["read"] = time.perf_counter() - started
     mark = time.perf_counter()
     output = system.engine.run_json(prepared.engine_input)  # the CLI's contract: replayable

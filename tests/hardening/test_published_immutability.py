@@ -27,6 +27,7 @@ from ratings.models import (
     EventRating,
     ImmutableListError,
     InputEdit,
+    LiveRun,
     RatingEntry,
     RatingList,
     RatingPeriod,
@@ -45,6 +46,7 @@ EDITABLE_BY_DESIGN = {
     Event: "results edited after rating mark the period for a re-run (the list stays)",
     get_user_model(): "who published or requested; the link is set to NULL when deleted",
     InputEdit: "the log of later edits of a period's input: rows are added after publication",
+    LiveRun: "unofficial and never a list: a newer live run replaces it (it only names its base)",
 }
 
 
