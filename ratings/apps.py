@@ -6,9 +6,14 @@ class RatingsConfig(AppConfig):
     verbose_name = "Ratings"
 
     def ready(self) -> None:
-        from ratings import input_watch, selectors, tasks  # noqa: F401  (tasks)
+        from django.db.models.signals import post_migrate
+
+        from ratings import input_watch, live_triggers, selectors, tasks  # noqa: F401  (tasks)
+        from ratings.guards import reinstall_guards
         from tournaments import ports
 
         ports.provide_full_ratings(selectors.full_ratings_at_start)
         input_watch.connect()  # every edit of rating input marks the periods that read it
+        live_triggers.connect()  # acceptance and publication refresh the live ratings
         ports.provide_published_period(selectors.published_period_holding)
+        post_migrate.connect(reinstall_guards, sender=self)

@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING
 from django.utils.translation import gettext as _
 
 from federation.models import Player
-from ratings.models import EventRating
 
 if TYPE_CHECKING:
     from ratings.explain import ExplainReport
@@ -55,9 +54,9 @@ def egf(report: ExplainReport, player: Player, data: dict) -> None:
     events = [er.event_id for er in report.event_ratings]
     before = {
         (event_id, pid): value
-        for event_id, pid, value in EventRating.objects.filter(
-            run=report.run, event_id__in=events
-        ).values_list("event_id", "player_id", "before")
+        for event_id, pid, value in report.stored_event_ratings()
+        .filter(event_id__in=events)
+        .values_list("event_id", "player_id", "before")
     }
     sections = []
     for er in report.event_ratings:

@@ -36,6 +36,7 @@ from ratings.models import (
     SolvingNorm,
 )
 from ratings.numbers import exact_sum, published_change
+from ratings.page_cache import IMMUTABLE_SECONDS
 from tournaments.models import Event, Game, Placement, Problem, SolverScore, TeamMember
 
 PUBLIC_LIST_STATUSES = (ListStatus.PUBLISHED, ListStatus.SUPERSEDED)
@@ -286,7 +287,7 @@ def period_choices(
         .values_list("period__code", "period__valid_from")
     )
     if key is not None:
-        cache.set(key, choices, timeout=None)
+        cache.set(key, choices, timeout=IMMUTABLE_SECONDS)
     return choices
 
 
@@ -350,7 +351,7 @@ def list_page(
 
 
 def _order_of(base, sort: str, order_key: str) -> tuple[array, array]:
-    """(entry ids, ranks), both in display order, cached without expiry.
+    """(entry ids, ranks), both in display order, cached for a day (the list never changes).
 
     Stored as packed 32-bit arrays (64-bit once ids outgrow them): 800 kB for a whole
     100,000-player list in a new order, a few kB for a typical filter.
@@ -363,7 +364,7 @@ def _order_of(base, sort: str, order_key: str) -> tuple[array, array]:
         ids = array(code, (r[0] for r in rows))
         ranks = array("I", (r[1] or 0 for r in rows))
         cached = (code, ids.tobytes(), ranks.tobytes())
-        cache.set(key, cached, timeout=None)
+        cache.set(key, cached, timeout=IMMUTABLE_SECONDS)
     code, id_bytes, rank_bytes = cached
     ids, ranks = array(code), array("I")
     ids.frombytes(id_bytes)
@@ -463,13 +464,13 @@ DIFF_SHOWN = 25
 def list_diff(current: RatingList, previous: RatingList, limit: int = DIFF_SHOWN) -> ListDiff:
     """New and dropped players and the largest moves between two published lists.
 
-    Six queries the first time; both lists are immutable, so the result is cached for good.
+    Six queries the first time; both lists are immutable, so the result is cached for a day.
     """
     key = f"ratings:diff:{current.pk}:{previous.pk}:{limit}"
     found = cache.get(key)
     if found is None:
         found = _list_diff(current, previous, limit)
-        cache.set(key, found, timeout=None)
+        cache.set(key, found, timeout=IMMUTABLE_SECONDS)
     return found
 
 
@@ -864,7 +865,7 @@ def country_rank(entry: RatingEntry | HistoryPoint, country: str) -> int | None:
         for code, rank in rows.iterator(chunk_size=10_000):
             arrays.setdefault(code, array("I")).append(rank)
         by_country = {code: ranks.tobytes() for code, ranks in arrays.items()}
-        cache.set(key, by_country, timeout=None)
+        cache.set(key, by_country, timeout=IMMUTABLE_SECONDS)
     ranks = array("I")
     ranks.frombytes(by_country.get(country, b""))
     return bisect_right(ranks, entry.rank)

@@ -1,4 +1,4 @@
-"""Migration 0008 fills RatingEntry.published_change of lists published before it existed."""
+"""Migration 0010 fills RatingEntry.published_change of lists published before it existed."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from tests.site.factories import standard_world
 
 pytestmark = pytest.mark.django_db
 
-fill = importlib.import_module("ratings.migrations.0008_entry_published_change").fill
+fill = importlib.import_module("ratings.migrations.0010_entry_published_change").fill
 
 
 def test_fill_gives_published_lists_the_difference_of_published_integers():

@@ -9,7 +9,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('federation', '0004_player_folded_names'),
-        ('tournaments', '0002_constraint_messages'),
+        ('tournaments', '0003_url_values_one_federation'),
     ]
 
     operations = [

@@ -20,7 +20,7 @@ def fill(apps, schema_editor):
     if not pairs:
         return
     with schema_editor.connection.cursor() as cursor:
-        cursor.execute(f"INSERT INTO {UNLOCK_TABLE} (reason) VALUES ('0008 published_change')")
+        cursor.execute(f"INSERT INTO {UNLOCK_TABLE} (reason) VALUES ('0010 published_change')")
         try:
             for list_id, previous_id in pairs:
                 before = RatingEntry.objects.filter(
@@ -30,11 +30,11 @@ def fill(apps, schema_editor):
                     published_change=F("published_rating") - Subquery(before)
                 )
         finally:
-            cursor.execute(f"DELETE FROM {UNLOCK_TABLE} WHERE reason = '0008 published_change'")
+            cursor.execute(f"DELETE FROM {UNLOCK_TABLE} WHERE reason = '0010 published_change'")
 
 
 class Migration(migrations.Migration):
-    dependencies = [("ratings", "0007_constraint_messages")]
+    dependencies = [("ratings", "0009_live_ratings")]
 
     operations = [
         migrations.AddField(
