@@ -6,8 +6,9 @@ class RatingsConfig(AppConfig):
     verbose_name = "Ratings"
 
     def ready(self) -> None:
-        from ratings import input_watch, selectors, tasks  # noqa: F401  (tasks)
+        from ratings import input_watch, selectors, systems, tasks  # noqa: F401  (tasks)
         from tournaments import ports
 
         ports.provide_full_ratings(selectors.full_ratings_at_start)
+        ports.provide_event_fields(systems.event_fields_by_system)
         input_watch.connect()  # every edit of rating input marks the periods that read it

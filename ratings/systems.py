@@ -63,6 +63,9 @@ class System:
     has_half_ratings: bool  # a newcomer's first rated events give half-ratings (WFCC)
     rate: Callable[[Prepared, dict], Any]  # a run's engine call
     output_json: Callable[[Any], Any] = _as_is  # what ``rate`` returned, as the JSON the run stores
+    # The event form's fields of this system only (the admin hides other systems' fields).
+    event_fields: tuple[str, ...] = ()
+    has_rating_class: bool = False  # EGF class, WFCC category
 
     @property
     def title(self) -> str:
@@ -86,6 +89,7 @@ ICCF = System(
     shows_grade=False,
     has_half_ratings=False,
     rate=_engine_contract(iccf_engine),
+    event_fields=("transmission", "reflection_days", "reflection_moves"),
 )
 EGF = System(
     code=RatingSystem.EGF.value,
@@ -100,6 +104,16 @@ EGF = System(
     shows_grade=True,
     has_half_ratings=False,
     rate=_engine_contract(egf_engine),
+    event_fields=(
+        "basic_time_minutes",
+        "time_system",
+        "overtime_seconds",
+        "overtime_moves",
+        "fischer_bonus_seconds",
+        "handicap_reduction",
+        "komi",
+    ),
+    has_rating_class=True,
 )
 PLAYCHESS = System(
     code=RatingSystem.PLAYCHESS.value,
@@ -114,6 +128,7 @@ PLAYCHESS = System(
     shows_grade=False,
     has_half_ratings=False,
     rate=_engine_contract(playchess_engine),
+    event_fields=(),
 )
 WFCC = System(
     code=RatingSystem.WFCC.value,
@@ -130,6 +145,8 @@ WFCC = System(
     # Until the WFCC engine's contract rates a whole quarter, the runner carries half-ratings.
     rate=wfcc_runner.compute,
     output_json=wfcc_runner.output_json,
+    event_fields=("kt", "championship", "solving_rules", "rounds", "days", "fairy_announced_on"),
+    has_rating_class=True,
 )
 
 ALL: tuple[System, ...] = (ICCF, EGF, PLAYCHESS, WFCC)
@@ -157,3 +174,9 @@ def get(code: str) -> System:
 
 def of(federation) -> System:
     return get(federation.system)
+
+
+def event_fields_by_system() -> dict[str, tuple[tuple[str, ...], bool]]:
+    """For tournaments (below ratings, through tournaments.ports): per system code, the event
+    fields of that system only, and whether it has a class."""
+    return {system.code: (system.event_fields, system.has_rating_class) for system in ALL}
