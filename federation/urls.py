@@ -7,5 +7,6 @@ admin.site.login_form = ThrottledAdminLoginForm  # failed logins are throttled
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("api/v1/", include("ratings.api_urls")),
     path("", include("ratings.urls")),
 ]

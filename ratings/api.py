@@ -1,204 +1,195 @@
-"""Read-only JSON API under /api/v1/ (documented in the README).
+"""The read API under /api/v1/, built with django-ninja (see README, "JSON API").
 
-Plain Django views over the same selectors as the pages: no extra framework, GET only, JSON
-errors (400 for a bad query string, 404 for an unknown id). List entries page by keyset on the
-stored rank: `next` carries `after=<last rank>`.
+Thin endpoints over the same selectors and filters as the pages; the shapes are in
+`ratings.api_schemas`, from which django-ninja writes the OpenAPI schema at
+/api/v1/openapi.json and validates every response. Errors are `{"error": ..., "errors": ...}`:
+400 for a bad query string, 404 for an unknown federation, list or player. List entries page
+by keyset on the stored rank: `next` carries `after=<last rank>`.
 """
 
 from __future__ import annotations
 
 from urllib.parse import urlencode
 
-from django.http import Http404, JsonResponse
-from django.urls import path, reverse
-from django.views.decorators.http import require_GET
+from django.http import Http404, HttpRequest
+from django.urls import reverse
+from django.utils import timezone
+from ninja import NinjaAPI, Query
+from ninja.errors import ValidationError
 
 from ratings import selectors
-from ratings.filters import ListNavForm, entries_filterset, filter_params, order_key
+from ratings.api_schemas import (
+    PLAYER_SEARCH_LIMIT,
+    Error,
+    Federations,
+    History,
+    Links,
+    ListPage,
+    ListQuery,
+    Lists,
+    PlayerDetail,
+    PlayerSearch,
+    SearchText,
+)
+from ratings.exports import entry_record
+from ratings.filters import entries_filterset, filter_params, order_key
+from ratings.live import live_rating
 
-API_PAGE_SIZE = 100
-API_MAX_PAGE_SIZE = 500
-PLAYER_SEARCH_LIMIT = 50
+
+class BadQuery(Exception):
+    """A query string the API refuses (400), with what was wrong per parameter."""
+
+    def __init__(self, message: str, errors: dict[str, list[str]] | None = None):
+        super().__init__(message)
+        self.errors = errors
 
 
-def _error(status: int, message: str, errors: dict | None = None) -> JsonResponse:
+api = NinjaAPI(
+    title="Federation ratings API",
+    version="1",
+    description=(
+        "Read-only: published rating lists, players and their history. Every response is "
+        'JSON; errors are `{"error": ..., "errors": {parameter: [...]}}`.'
+    ),
+    urls_namespace="api",
+    docs_url="/docs/",
+    openapi_url="/openapi.json",
+)
+
+NOT_FOUND = {404: Error}
+BAD_OR_NOT_FOUND = {400: Error, 404: Error}
+
+
+def _error(request, status: int, message: str, errors: dict | None = None):
     body = {"error": message}
     if errors:
-        body["errors"] = {k: [str(e) for e in v] for k, v in errors.items()}
-    return JsonResponse(body, status=status)
+        body["errors"] = errors
+    return api.create_response(request, body, status=status)
 
 
-def api_view(func):
-    """GET only; an Http404 from a selector becomes a JSON 404."""
-
-    @require_GET
-    def wrapper(request, *args, **kwargs):
-        try:
-            return func(request, *args, **kwargs)
-        except Http404 as exc:
-            return _error(404, str(exc) or "not found")
-
-    wrapper.__name__ = func.__name__
-    wrapper.__doc__ = func.__doc__
-    return wrapper
+@api.exception_handler(Http404)
+def _not_found(request, exc):
+    return _error(request, 404, str(exc) or "not found")
 
 
-def _list_json(rating_list, request) -> dict:
-    fed_code = rating_list.federation.code
+@api.exception_handler(ValidationError)
+def _invalid(request, exc):
+    errors: dict[str, list[str]] = {}
+    for problem in exc.errors:
+        name = str(problem["loc"][-1]) if problem.get("loc") else "query"
+        errors.setdefault(name, []).append(problem["msg"])
+    where = ", ".join(errors)
+    return _error(request, 400, f"invalid query parameter: {where}", errors)
+
+
+@api.exception_handler(BadQuery)
+def _bad_query(request, exc):
+    return _error(request, 400, str(exc), exc.errors)
+
+
+def _url(request: HttpRequest, name: str, *args) -> str:
+    return request.build_absolute_uri(reverse(f"api:{name}", args=args))
+
+
+@api.get("/", response=Links, url_name="index", operation_id="index", summary="Where things are")
+def index(request):
+    """JSON links for programs; a browser (preferring text/html) gets the documentation page."""
+    if request.get_preferred_type(["application/json", "text/html"]) == "text/html":
+        from ratings.api_docs import docs_page
+
+        return docs_page(request, api)
+    return {
+        "federations": _url(request, "federations"),
+        "openapi": _url(request, "openapi-json"),
+        "docs": _url(request, "index"),
+    }
+
+
+@api.get("/federations/", response=Federations, url_name="federations", operation_id="federations")
+def federations(request):
+    """Every federation with its newest published list and when the next one is due."""
+    return {
+        "federations": [
+            {
+                "code": s.federation.code,
+                "name": s.federation.name,
+                "system": s.federation.system,
+                "latest_period": s.latest_period,
+                "latest_valid_from": s.latest_valid_from,
+                "next_list_due": s.next_due,
+                "lists": _url(request, "lists", s.federation.code),
+            }
+            for s in selectors.federation_summaries(timezone.localdate())
+        ]
+    }
+
+
+def _list_summary(request, fed_code: str, rating_list) -> dict:
     period = rating_list.period
     return {
-        "federation": fed_code,
         "period": period.code,
-        "valid_from": period.valid_from.isoformat(),
-        "published_at": rating_list.published_at.isoformat() if rating_list.published_at else None,
+        "valid_from": period.valid_from,
+        "published_at": rating_list.published_at,
         "entries": rating_list.entry_count,
-        "url": request.build_absolute_uri(
-            reverse("ratings:api_list", args=[fed_code, period.code])
-        ),
+        "url": _url(request, "list", fed_code, period.code),
     }
 
 
-def entry_json(row: dict) -> dict:
-    return {
-        "rank": row["rank"],
-        "id": row["fid"],
-        "name": row["name"],
-        "country": row["country"],
-        "club": row["club"],
-        "grade": row["grade"],
-        "active": row["active"],
-        "rating": row["published_rating"],
-        "rating_unrounded": row["rating"],
-        "rd": row["published_rd"],
-        "rd_unrounded": row["rd"],
-        "games": row["games"],
-        "change": row["change"],
-        "provisional": row["provisional"],
-        "half_rating": row["half_rating"],
-    }
-
-
-@api_view
-def index(request):
-    """Where everything is."""
-    return JsonResponse(
-        {
-            "federations": request.build_absolute_uri(reverse("ratings:api_federations")),
-            "docs": "README.md, section 'JSON API'",
-        }
-    )
-
-
-@api_view
-def federations(request):
-    summaries = selectors.federation_summaries(_today())
-    return JsonResponse(
-        {
-            "federations": [
-                {
-                    "code": s.federation.code,
-                    "name": s.federation.name,
-                    "system": s.federation.system,
-                    "latest_period": s.latest_period,
-                    "latest_valid_from": s.latest_valid_from.isoformat()
-                    if s.latest_valid_from
-                    else None,
-                    "next_list_due": s.next_due.isoformat() if s.next_due else None,
-                    "lists": request.build_absolute_uri(
-                        reverse("ratings:api_lists", args=[s.federation.code])
-                    ),
-                }
-                for s in summaries
-            ]
-        }
-    )
-
-
-def _today():
-    from django.utils import timezone
-
-    return timezone.localdate()
-
-
-@api_view
+@api.get(
+    "/federations/{federation}/lists/",
+    response={200: Lists, **NOT_FOUND},
+    url_name="lists",
+    operation_id="lists",
+)
 def lists(request, federation: str):
+    """The federation's published lists, newest first."""
     fed = selectors.federation_or_404(federation)
-    rows = (
+    found = (
         selectors.public_lists(fed).select_related("period").order_by("-period__valid_from", "-id")
     )
-    return JsonResponse(
-        {"federation": fed.code, "lists": [_list_json_light(fed.code, r, request) for r in rows]}
-    )
+    return {"federation": fed.code, "lists": [_list_summary(request, fed.code, r) for r in found]}
 
 
-def _list_json_light(fed_code: str, rating_list, request) -> dict:
-    period = rating_list.period
-    return {
-        "period": period.code,
-        "valid_from": period.valid_from.isoformat(),
-        "published_at": rating_list.published_at.isoformat() if rating_list.published_at else None,
-        "entries": rating_list.entry_count,
-        "url": request.build_absolute_uri(
-            reverse("ratings:api_list", args=[fed_code, period.code])
-        ),
-    }
-
-
-@api_view
-def list_entries(request, federation: str, period: str):
-    """Entries of one list, filtered like the page, `limit` (<= 500) per page, keyset `after`."""
+@api.get(
+    "/federations/{federation}/lists/{period}/",
+    response={200: ListPage, **BAD_OR_NOT_FOUND},
+    url_name="list",
+    operation_id="list_entries",
+)
+def list_entries(request, federation: str, period: str, query: Query[ListQuery]):
+    """Entries of one published list, filtered as on the list page, `limit` per page in rank
+    order; follow `next` for the following page."""
     rating_list = selectors.list_or_404(federation, period)
+    if "before" in request.GET:
+        raise BadQuery("the API pages forward by rank only: use 'after'")
     filterset = entries_filterset(request.GET, rating_list)
-    nav = ListNavForm({**request.GET.dict(), "size": request.GET.get("limit", "")})
     if not filterset.is_valid():
-        return _error(400, "invalid filter", filterset.errors)
-    if not nav.is_valid():
-        return _error(400, "invalid paging", nav.errors)
-    if (
-        nav.cleaned_data["sort"] not in ("rank", "-rating")
-        or nav.cleaned_data["before"] is not None
-    ):
-        return _error(400, "the API pages by rank only: use 'after'", None)
-    limit = request.GET.get("limit")
-    size = nav.cleaned_data["size"] if limit else API_PAGE_SIZE
-    size = min(size, API_MAX_PAGE_SIZE)
+        errors = {k: [str(e) for e in v] for k, v in filterset.errors.items()}
+        raise BadQuery(f"invalid filter: {', '.join(errors)}", errors)
     page = selectors.list_page(
         filterset.qs,
         sort="rank",
-        after=nav.cleaned_data["after"],
-        size=size,
+        after=query.after,
+        size=query.limit,
         order_key=order_key(rating_list, filterset, "rank"),
     )
     next_url = None
     if page.has_next:
-        query = {**filter_params(request.GET), "after": page.next_after}
-        if limit:
-            query["limit"] = size
-        next_url = request.build_absolute_uri(f"{request.path}?{urlencode(query)}")
-    return JsonResponse(
-        {
-            "list": _list_json(rating_list, request),
-            "results": [entry_json(r) for r in page.rows],
-            "next": next_url,
-        }
-    )
+        carried = {**filter_params(request.GET), "after": page.next_after}
+        if "limit" in request.GET:
+            carried["limit"] = query.limit
+        next_url = request.build_absolute_uri(f"{request.path}?{urlencode(carried)}")
+    return {
+        "list": {
+            "federation": rating_list.federation.code,
+            **_list_summary(request, rating_list.federation.code, rating_list),
+        },
+        "results": [entry_record(row) for row in page.rows],
+        "next": next_url,
+    }
 
 
-@api_view
-def players(request, federation: str):
-    """Search by name prefix or exact id (`q`, at least 2 characters): at most 50 players."""
-    fed = selectors.federation_or_404(federation)
-    q = request.GET.get("q", "").strip()
-    if len(q) < 2 or len(q) > 100:
-        return _error(400, "give q with 2 to 100 characters")
-    found = selectors.search_players(fed, q, PLAYER_SEARCH_LIMIT)
-    return JsonResponse(
-        {"federation": fed.code, "results": [_player_json(p, request) for p in found]}
-    )
-
-
-def _player_json(player, request) -> dict:
-    code = player.federation.code
+def _player(request, player) -> dict:
     return {
         "id": player.federation_player_id,
         "name": player.full_name,
@@ -206,21 +197,38 @@ def _player_json(player, request) -> dict:
         "club": player.club,
         "grade": player.grade,
         "active": player.active,
-        "url": request.build_absolute_uri(
-            reverse("ratings:api_player", args=[code, player.federation_player_id])
-        ),
+        "url": _url(request, "player", player.federation.code, player.federation_player_id),
     }
 
 
-@api_view
+@api.get(
+    "/federations/{federation}/players/",
+    response={200: PlayerSearch, **BAD_OR_NOT_FOUND},
+    url_name="players",
+    operation_id="players",
+)
+def players(request, federation: str, q: SearchText):
+    """Players by id or name ("Surname, Given", "Given Surname", any case, with or without
+    accents), as the site's search."""
+    fed = selectors.federation_or_404(federation)
+    found = selectors.search_players(fed, q, PLAYER_SEARCH_LIMIT)
+    return {"federation": fed.code, "results": [_player(request, p) for p in found]}
+
+
+@api.get(
+    "/federations/{federation}/players/{player}/",
+    response={200: PlayerDetail, **NOT_FOUND},
+    url_name="player",
+    operation_id="player",
+)
 def player(request, federation: str, player: str):
+    """The player and his entry on the newest published list he is on."""
     person = selectors.player_or_404(federation, player)
     current = selectors.current_entry(person)
-    body = _player_json(person, request)
-    body["current"] = (
-        None
-        if current is None
-        else {
+    body = _player(request, person)
+    body["current"] = None
+    if current is not None:
+        body["current"] = {
             "period": current.rating_list.period.code,
             "rating": current.published_rating,
             "rating_unrounded": current.rating,
@@ -231,63 +239,76 @@ def player(request, federation: str, player: str):
             "provisional": current.provisional,
             "half_rating": current.half_rating,
         }
-    )
-    body["history"] = request.build_absolute_uri(
-        reverse("ratings:api_history", args=[federation, person.federation_player_id])
-    )
-    return JsonResponse(body)
+    body["live"] = _live(request, person)
+    body["history"] = _url(request, "history", federation, person.federation_player_id)
+    return body
 
 
-@api_view
+def _live(request, person) -> dict | None:
+    found = live_rating(person)
+    if found is None:
+        return None
+    run = found.live_run
+    return {
+        "unofficial": True,
+        "rating": found.published_rating,
+        "rating_unrounded": found.rating,
+        "rd": found.published_rd,
+        "rd_unrounded": found.rd,
+        "change": found.change,
+        "games": found.games,
+        "period": run.period_code,
+        "since_list": run.base_list.period.code if run.base_list else None,
+        "events": run.events,
+        "computed_at": run.computed_at,
+        "explain": request.build_absolute_uri(
+            reverse(
+                "ratings:live_explain",
+                args=[person.federation.code, person.federation_player_id],
+            )
+        ),
+    }
+
+
+@api.get(
+    "/federations/{federation}/players/{player}/history/",
+    response={200: History, **NOT_FOUND},
+    url_name="history",
+    operation_id="history",
+)
 def history(request, federation: str, player: str):
+    """One point per published list and the before/after of each rated event."""
     person = selectors.player_or_404(federation, player)
-    return JsonResponse(
-        {
-            "id": person.federation_player_id,
-            "lists": [
-                {
-                    "period": h.period,
-                    "valid_from": h.valid_from.isoformat(),
-                    "rating": h.published_rating,
-                    "rating_unrounded": h.rating,
-                    "rd": h.published_rd,
-                    "rank": h.rank,
-                    "games": h.games,
-                    "change": h.change,
-                    "provisional": h.provisional,
-                    "half_rating": h.half_rating,
-                }
-                for h in selectors.player_history(person)
-            ],
-            "events": [
-                {
-                    "event": e.event_code,
-                    "name": e.event_name,
-                    "end": e.event_end.isoformat(),
-                    "period": e.period,
-                    "before": e.before,
-                    "after": e.after,
-                    "before_rd": e.before_rd,
-                    "after_rd": e.after_rd,
-                    "games": e.games,
-                    "score": e.score,
-                }
-                for e in selectors.player_events(person)
-            ],
-        }
-    )
-
-
-urlpatterns = [
-    path("", index, name="api_index"),
-    path("federations/", federations, name="api_federations"),
-    path("federations/<slug:federation>/lists/", lists, name="api_lists"),
-    path("federations/<slug:federation>/lists/<str:period>/", list_entries, name="api_list"),
-    path("federations/<slug:federation>/players/", players, name="api_players"),
-    path("federations/<slug:federation>/players/<str:player>/", player, name="api_player"),
-    path(
-        "federations/<slug:federation>/players/<str:player>/history/",
-        history,
-        name="api_history",
-    ),
-]
+    return {
+        "id": person.federation_player_id,
+        "lists": [
+            {
+                "period": h.period,
+                "valid_from": h.valid_from,
+                "rating": h.published_rating,
+                "rating_unrounded": h.rating,
+                "rd": h.published_rd,
+                "rank": h.rank,
+                "games": h.games,
+                "change": h.change,
+                "provisional": h.provisional,
+                "half_rating": h.half_rating,
+            }
+            for h in selectors.player_history(person)
+        ],
+        "events": [
+            {
+                "event": e.event_code,
+                "name": e.event_name,
+                "end": e.event_end,
+                "period": e.period,
+                "before": e.before,
+                "after": e.after,
+                "before_rd": e.before_rd,
+                "after_rd": e.after_rd,
+                "games": e.games,
+                "score": e.score,
+            }
+            for e in selectors.player_events(person)
+        ],
+    }

@@ -31,7 +31,7 @@ logger = logging.getLogger(__name__)
 
 @dataclass
 class ExplainReport:
-    run: RatingRun
+    run: RatingRun | None  # None: the explain of a live (unofficial) rating, see `live`
     system: str
     event_ratings: list[EventRating]
     before: float | None
@@ -47,10 +47,17 @@ class ExplainReport:
     changes: list[provenance.InputChange] = field(default_factory=list)  # since the run
     names: dict[str, str] = field(default_factory=dict)  # engine id -> player name
     note: str = ""
+    live: object | None = None  # the LiveRun explained instead of a run (ratings.live)
 
     @property
     def spec(self) -> systems.System:
         return systems.get(self.system)
+
+    def stored_event_ratings(self):
+        """Every player's stored before/after of the explained computation."""
+        if self.live is not None:
+            return self.live.event_ratings.all()
+        return EventRating.objects.filter(run=self.run)
 
     @property
     def change(self) -> float | None:
@@ -113,11 +120,18 @@ def _explain_run(player: Player, run_id: int) -> ExplainReport:
         before_rd=rows[0].before_rd,
         after_rd=rows[-1].after_rd,
     )
+    return explain_report(report, player)
+
+
+def explain_report(report: ExplainReport, player: Player) -> ExplainReport:
+    """Fill in the engine's breakdown of the report's stored change (a run's, or a live run's)."""
     try:
         report.spec.explain(report, player, _engine_input(report))
     except Exception as exc:  # the page still shows the stored change, and says why not more
         if not isinstance(exc, EngineInputError | KeyError | TypeError | ValueError | IndexError):
-            logger.exception("explain of run %s for player %s failed", run_id, player.pk)
+            logger.exception(
+                "explain of %s for player %s failed", report.run or report.live, player.pk
+            )
         report.breakdown, report.recomputed, report.sections = None, None, []
         report.note = _("no breakdown stored (%(error)s)") % {
             "error": f"{exc.__class__.__name__}: {exc}"
@@ -125,6 +139,31 @@ def _explain_run(player: Player, run_id: int) -> ExplainReport:
     if report.breakdown is not None:
         _name_players(report)
     return report
+
+
+def explain_live(player):
+    """The engine's breakdown of the player's live rating (Http404 when he has none)."""
+    from ratings.live import live_rating
+
+    current = live_rating(player)
+    if current is None:
+        raise Http404("no live rating for this player")
+    rows = list(
+        current.live_run.event_ratings.filter(player=player)
+        .select_related("event")
+        .order_by("event__end", "event__start", "event__code", "id")
+    )
+    report = ExplainReport(
+        run=None,
+        live=current.live_run,
+        system=player.federation.system,
+        event_ratings=rows,
+        before=rows[0].before,
+        after=rows[-1].after,
+        before_rd=rows[0].before_rd,
+        after_rd=rows[-1].after_rd,
+    )
+    return current, explain_report(report, player)
 
 
 def _name_players(report: ExplainReport) -> None:
@@ -149,7 +188,11 @@ def _engine_input(report: ExplainReport) -> dict:
     """The input the run gave its engine, and what differs from the one the database gives now.
 
     A run stored before runs kept their input has only its digest: the rebuilt input stands in
-    for it, with a note saying so."""
+    for it, with a note saying so. A live run always stores its input."""
+    if report.live is not None:
+        from ratings.live import stored_input
+
+        return stored_input(report)
     check = compare_with_database(report.run)
     report.inputs_match = check.unchanged
     report.changes = check.changes

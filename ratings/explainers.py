@@ -11,8 +11,6 @@ from typing import TYPE_CHECKING
 from django.utils.translation import gettext as _
 
 from federation.models import Player
-from ratings.models import EventRating
-from ratings.runners.common import base_entries
 
 if TYPE_CHECKING:
     from ratings.explain import ExplainReport
@@ -56,9 +54,9 @@ def egf(report: ExplainReport, player: Player, data: dict) -> None:
     events = [er.event_id for er in report.event_ratings]
     before = {
         (event_id, pid): value
-        for event_id, pid, value in EventRating.objects.filter(
-            run=report.run, event_id__in=events
-        ).values_list("event_id", "player_id", "before")
+        for event_id, pid, value in report.stored_event_ratings()
+        .filter(event_id__in=events)
+        .values_list("event_id", "player_id", "before")
     }
     sections = []
     for er in report.event_ratings:
@@ -95,37 +93,18 @@ def egf(report: ExplainReport, player: Player, data: dict) -> None:
 
 def wfcc(report: ExplainReport, player: Player, data: dict) -> None:
     from ratings.engines import wfcc as engine
-    from ratings.engines.wfcc.contract import tournament_from_json
-    from ratings.engines.wfcc.types import Solver, Tournament
 
-    by_code = {}
-    for raw in data["tournaments"]:
-        t = tournament_from_json({"tournament": raw})
-        by_code[t.id] = t
-    base = base_entries(report.run.rating_list.previous)
-    sections = []
-    for er in report.event_ratings:
-        t = by_code[er.event.code]
-        # As the run does: a solver without a full rating brings his stored half-rating.
-        solvers = tuple(
-            s
-            if s.rating is not None
-            else Solver(
-                id=s.id,
-                rounds=s.rounds,
-                time=s.time,
-                half_ratings=tuple(
-                    (base[int(s.id)].state or {}).get("half_ratings", [])
-                    if int(s.id) in base and base[int(s.id)].half_rating
-                    else []
-                )[:1],
-            )
-            for s in t.solvers
+    # the run's input as the engine reads it: half-ratings carried inside the engine
+    tournaments, half_ratings, params = engine.quarter_from_json(data)
+    sections = [
+        (
+            er,
+            engine.explain_in_quarter(
+                tournaments, er.event.code, str(player.pk), half_ratings, params
+            ),
         )
-        tournament = Tournament(
-            id=t.id, kt=t.kt, solvers=solvers, multi_location=t.multi_location, problems=t.problems
-        )
-        sections.append((er, engine.explain_solver(tournament, str(player.pk))))
+        for er in report.event_ratings
+    ]
     report.sections = sections
     report.breakdown = sections
     first, last = sections[0][1], sections[-1][1]

@@ -2,7 +2,9 @@
 
 The writers are plain generators over the flat rows (ratings.selectors.flat_row), so the views
 stream them (a 100,000-row list is never held in memory as text) and tests can call them directly.
-Ratings are the published integers; RD appears for ICCF only.
+Ratings are the published integers; RD appears for ICCF only. Names come from outside files, so
+every spreadsheet-readable format neutralises formulas (neutralise_formula, typed XLSX text);
+JSON is data for programs and carries the values exactly.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
@@ -62,8 +65,28 @@ def _value(row: dict, key: str):
     return row[key]
 
 
+# OWASP CSV injection: a cell starting with one of these is a formula to a spreadsheet (the
+# full-width forms too, which some spreadsheets fold). Text cells starting so get a leading
+# apostrophe in CSV and TXT; XLSX writes text as typed string cells, which are never evaluated.
+# Numbers stay numbers (a negative change is an int, not text).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n", "＝", "＋", "－", "＠")
+
+
+CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def neutralise_formula(value):
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def _cells(row: dict, columns: list[ExportColumn]) -> list:
     return [_value(row, c.key) for c in columns]
+
+
+def _text_safe_cells(row: dict, columns: list[ExportColumn]) -> list:
+    return [neutralise_formula(v) for v in _cells(row, columns)]
 
 
 def csv_lines(rows: Iterable[dict], system) -> Iterator[str]:
@@ -72,7 +95,7 @@ def csv_lines(rows: Iterable[dict], system) -> Iterator[str]:
     writer = csv.writer(buffer, lineterminator="\r\n")
     writer.writerow([c.header for c in columns])
     for i, row in enumerate(rows):
-        writer.writerow(["" if v is None else v for v in _cells(row, columns)])
+        writer.writerow(["" if v is None else v for v in _text_safe_cells(row, columns)])
         if i % 500 == 0:
             yield buffer.getvalue()
             buffer.seek(0)
@@ -85,7 +108,7 @@ def txt_lines(rows: Iterable[dict], system, title: str) -> Iterator[str]:
     columns = columns_for(system)
 
     def fit(value, column: ExportColumn) -> str:
-        text = "" if value is None else str(value)
+        text = CONTROL.sub("\ufffd", "" if value is None else str(value))  # one line per player
         text = text[: column.width]
         return text.rjust(column.width) if column.numeric else text.ljust(column.width)
 
@@ -94,46 +117,64 @@ def txt_lines(rows: Iterable[dict], system, title: str) -> Iterator[str]:
     yield " ".join("-" * c.width for c in columns) + "\n"
     for row in rows:
         yield (
-            " ".join(fit(v, c) for v, c in zip(_cells(row, columns), columns, strict=True)).rstrip()
+            " ".join(
+                fit(v, c) for v, c in zip(_text_safe_cells(row, columns), columns, strict=True)
+            ).rstrip()
             + "\n"
         )
 
 
+def entry_record(row: dict) -> dict:
+    """An entry as the JSON export and the API's list pages both write it (one vocabulary)."""
+    return {
+        "rank": row["rank"],
+        "id": row["fid"],
+        "name": row["name"],
+        "surname": row["surname"],
+        "given_name": row["given_name"],
+        "country": row["country"],
+        "club": row["club"],
+        "grade": row["grade"],
+        "active": row["active"],
+        "rating": row["published_rating"],
+        "rating_unrounded": row["rating"],
+        "rd": row["published_rd"],
+        "rd_unrounded": row["rd"],
+        "games": row["games"],
+        "change": row["change"],
+        "provisional": row["provisional"],
+        "half_rating": row["half_rating"],
+    }
+
+
 def json_chunks(rows: Iterable[dict], meta: dict) -> Iterator[str]:
-    """{"list": meta, "rows": [...]} written incrementally; rows carry unrounded values too."""
-    yield '{"list": ' + json.dumps(meta) + ', "rows": ['
+    """{"list": meta, "results": [...]} written incrementally, entries as the API writes them."""
+    yield '{"list": ' + json.dumps(meta) + ', "results": ['
     for i, row in enumerate(rows):
-        item = {
-            "rank": row["rank"],
-            "id": row["fid"],
-            "surname": row["surname"],
-            "given_name": row["given_name"],
-            "country": row["country"],
-            "club": row["club"],
-            "grade": row["grade"],
-            "active": row["active"],
-            "rating": row["published_rating"],
-            "rating_unrounded": row["rating"],
-            "rd": row["published_rd"],
-            "rd_unrounded": row["rd"],
-            "games": row["games"],
-            "change": row["change"],
-            "provisional": row["provisional"],
-            "half_rating": row["half_rating"],
-        }
-        yield ("," if i else "") + json.dumps(item)
+        yield ("," if i else "") + json.dumps(entry_record(row))
     yield "]}"
 
 
 def xlsx_bytes(rows: Iterable[dict], system, title: str) -> bytes:
     from openpyxl import Workbook
+    from openpyxl.cell import WriteOnlyCell
+    from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 
     columns = columns_for(system)
     workbook = Workbook(write_only=True)
     sheet = workbook.create_sheet(title=title[:31] or "list")
+
+    def cell(value):
+        if not isinstance(value, str):
+            return value
+        # A typed string cell: "=HYPERLINK(...)" is shown as text, never evaluated.
+        typed = WriteOnlyCell(sheet, value=ILLEGAL_CHARACTERS_RE.sub("\ufffd", value))
+        typed.data_type = "s"
+        return typed
+
     sheet.append([c.header for c in columns])
     for row in rows:
-        sheet.append(_cells(row, columns))
+        sheet.append([cell(v) for v in _cells(row, columns)])
     out = io.BytesIO()
     workbook.save(out)
     return out.getvalue()

@@ -17,7 +17,11 @@ from django.utils.translation import gettext_lazy as _
 from ratings.models import RatingEntry
 from ratings.selectors import KEYSET_SORTS, PAGE_SIZE, SORTS
 
-_PRINTABLE = RegexValidator(r"^[^\x00-\x1f\x7f]*$", _("Control characters are not allowed."))
+# The patterns are shared with the API's query schema (ratings.api_schemas), which documents them.
+PRINTABLE = r"^[^\x00-\x1f\x7f]*$"
+COUNTRY = r"^[A-Za-z]{2}$"
+GRADE = r"^[0-9A-Za-z]*$"
+_PRINTABLE = RegexValidator(PRINTABLE, _("Control characters are not allowed."))
 
 
 class ListFilterSet(django_filters.FilterSet):
@@ -33,7 +37,7 @@ class ListFilterSet(django_filters.FilterSet):
         label=_("Country"),
         method="by_country",
         max_length=2,
-        validators=[RegexValidator(r"^[A-Za-z]{2}$", _("A two-letter country code, e.g. DE."))],
+        validators=[RegexValidator(COUNTRY, _("A two-letter country code, e.g. DE."))],
         widget=forms.TextInput(attrs={"size": 3, "autocapitalize": "characters"}),
     )
     club = django_filters.CharFilter(
@@ -43,7 +47,7 @@ class ListFilterSet(django_filters.FilterSet):
         label=_("Title or grade"),
         field_name="player__grade",
         max_length=3,
-        validators=[RegexValidator(r"^[0-9A-Za-z]*$", _("Letters and digits only."))],
+        validators=[RegexValidator(GRADE, _("Letters and digits only."))],
     )
     active = django_filters.BooleanFilter(
         label=_("Active"),
@@ -95,10 +99,14 @@ class ListNavForm(forms.Form):
         return data
 
 
+FILTER_PARAMS = ("q", "country", "club", "grade", "active")
+# Every query parameter the list page reads (the page cache keys on these only).
+LIST_PARAMS = (*FILTER_PARAMS, "sort", "after", "before", "page", "size")
+
+
 def filter_params(data) -> dict[str, str]:
     """The filter part of a query string, to carry into sort links, pages and exports."""
-    keep = ("q", "country", "club", "grade", "active")
-    return {k: data[k] for k in keep if data.get(k)}
+    return {k: data[k] for k in FILTER_PARAMS if data.get(k)}
 
 
 def order_key(rating_list, filterset, sort: str) -> str | None:

@@ -23,6 +23,7 @@ from django.db.models import Exists, F, OuterRef, Q, QuerySet, Subquery
 from django.http import Http404
 
 from federation.models import Federation, Player
+from federation.player_search import player_name_q
 from ratings.models import (
     EventRating,
     ListStatus,
@@ -31,6 +32,7 @@ from ratings.models import (
     RatingPeriod,
     RatingRun,
 )
+from ratings.page_cache import IMMUTABLE_SECONDS
 from tournaments.models import Event, Game, Problem, SolverScore
 
 PUBLIC_LIST_STATUSES = (ListStatus.PUBLISHED, ListStatus.SUPERSEDED)
@@ -278,7 +280,7 @@ def period_choices(
         .values_list("period__code", "period__valid_from")
     )
     if key is not None:
-        cache.set(key, choices, timeout=None)
+        cache.set(key, choices, timeout=IMMUTABLE_SECONDS)
     return choices
 
 
@@ -342,7 +344,7 @@ def list_page(
 
 
 def _order_of(base, sort: str, order_key: str) -> tuple[array, array]:
-    """(entry ids, ranks), both in display order, cached without expiry.
+    """(entry ids, ranks), both in display order, cached for a day (the list never changes).
 
     Stored as packed 32-bit arrays (64-bit once ids outgrow them): 800 kB for a whole
     100,000-player list in a new order, a few kB for a typical filter.
@@ -355,7 +357,7 @@ def _order_of(base, sort: str, order_key: str) -> tuple[array, array]:
         ids = array(code, (r[0] for r in rows))
         ranks = array("I", (r[1] or 0 for r in rows))
         cached = (code, ids.tobytes(), ranks.tobytes())
-        cache.set(key, cached, timeout=None)
+        cache.set(key, cached, timeout=IMMUTABLE_SECONDS)
     code, id_bytes, rank_bytes = cached
     ids, ranks = array(code), array("I")
     ids.frombytes(id_bytes)
@@ -455,13 +457,13 @@ DIFF_SHOWN = 25
 def list_diff(current: RatingList, previous: RatingList, limit: int = DIFF_SHOWN) -> ListDiff:
     """New and dropped players and the largest moves between two published lists.
 
-    Six queries the first time; both lists are immutable, so the result is cached for good.
+    Six queries the first time; both lists are immutable, so the result is cached for a day.
     """
     key = f"ratings:diff:{current.pk}:{previous.pk}:{limit}"
     found = cache.get(key)
     if found is None:
         found = _list_diff(current, previous, limit)
-        cache.set(key, found, timeout=None)
+        cache.set(key, found, timeout=IMMUTABLE_SECONDS)
     return found
 
 
@@ -680,7 +682,7 @@ def country_rank(entry: RatingEntry | HistoryPoint, country: str) -> int | None:
         for code, rank in rows.iterator(chunk_size=10_000):
             arrays.setdefault(code, array("I")).append(rank)
         by_country = {code: ranks.tobytes() for code, ranks in arrays.items()}
-        cache.set(key, by_country, timeout=None)
+        cache.set(key, by_country, timeout=IMMUTABLE_SECONDS)
     ranks = array("I")
     ranks.frombytes(by_country.get(country, b""))
     return bisect_right(ranks, entry.rank)
@@ -699,11 +701,7 @@ def current_entry(player: Player) -> RatingEntry | None:
 def search_players(federation: Federation, term: str, limit: int) -> list[Player]:
     return list(
         Player.objects.filter(federation=federation)
-        .filter(
-            Q(federation_player_id=term)
-            | Q(surname__istartswith=term)
-            | Q(given_name__istartswith=term)
-        )
+        .filter(player_name_q(term))
         .select_related("federation")
         .order_by("surname", "given_name", "id")[:limit]
     )
@@ -835,3 +833,18 @@ def full_ratings_at_start(
         }
         for e in events
     }
+
+
+def published_period_holding(federation_id: int, day: date) -> tuple[str, list[str]] | None:
+    """(the period whose window holds ``day``, every later period) when that period's list is
+    published: an event ending that day then needs a re-rate from it (tournaments.ports)."""
+    published = RatingList.objects.filter(federation_id=federation_id, status=ListStatus.PUBLISHED)
+    holding = (
+        published.filter(period__starts_on__lte=day, period__ends_on__gte=day)
+        .values_list("period__code", flat=True)
+        .first()
+    )
+    if holding is None:
+        return None
+    later = published.filter(period__starts_on__gt=day).order_by("period__starts_on")
+    return holding, list(dict.fromkeys(later.values_list("period__code", flat=True)))

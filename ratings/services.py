@@ -151,30 +151,68 @@ def request_run(
         active = RatingRun.objects.filter(period=period, status__in=ACTIVE_RUN_STATUSES).first()
         if active is None:
             raise
+        if enqueue and is_dead(active.pk):
+            queue.execute_run(active.pk)  # its worker died: do not wait for the reaper
         return active
     return run
 
 
-def prepare_input(federation: Federation, period: RatingPeriod) -> tuple[Context, Prepared]:
-    """Read the database into the engine input of a period, as a run of it would now."""
-    ctx = Context(
-        federation, period, base_list_for(federation, period), engine_params_of(federation)
-    )
+def is_dead(run_id: int) -> bool:
+    """A worker took the run (``started_at`` committed by ``_claim``) but nobody holds its row
+    lock and it is still active: the worker died, and the run will not finish by itself."""
+    with transaction.atomic():
+        return (
+            RatingRun.objects.select_for_update(skip_locked=True)
+            .filter(pk=run_id, status__in=ACTIVE_RUN_STATUSES, started_at__isnull=False)
+            .exists()
+        )
+
+
+def _claim(run_id: int) -> bool:
+    """Record, committed at once, that a worker took the run; False if it is not to be run."""
+    with transaction.atomic():
+        claimed = (
+            RatingRun.objects.select_for_update(skip_locked=True)
+            .filter(pk=run_id, status__in=ACTIVE_RUN_STATUSES)
+            .values_list("pk", flat=True)
+            .first()
+        )
+        if claimed is None:
+            return False
+        RatingRun.objects.filter(pk=run_id).update(started_at=timezone.now())
+        return True
+
+
+_BASE_OF_PERIOD = object()  # prepare_input: the list the period continues from
+
+
+def prepare_input(
+    federation: Federation, period: RatingPeriod, base_list=_BASE_OF_PERIOD
+) -> tuple[Context, Prepared]:
+    """Read the database into the engine input of a period, as a run of it would now (from the
+    list it continues from; a live run passes the newest published list)."""
+    if base_list is _BASE_OF_PERIOD:
+        base_list = base_list_for(federation, period)
+    ctx = Context(federation, period, base_list, engine_params_of(federation))
     prepared: Prepared = systems.of(federation).runner.build(ctx)
     prepared.extra.setdefault("list_date", period.valid_from)
     return ctx, prepared
 
 
 def _compute(run: RatingRun) -> dict:
-    federation = run.federation
+    return compute_period(run.federation, run.period)
+
+
+def compute_period(federation: Federation, period: RatingPeriod, base_list=_BASE_OF_PERIOD) -> dict:
+    """Build, compute and interpret one period, writing nothing: a rating run writes the result
+    as a draft list; a live run (ratings.live) keeps it apart from lists."""
     system = systems.of(federation)
     stages = {}
     started = time.perf_counter()
-    ctx, prepared = prepare_input(federation, run.period)
-    params = ctx.params
+    ctx, prepared = prepare_input(federation, period, base_list)
     stages["read"] = time.perf_counter() - started
     mark = time.perf_counter()
-    output = system.rate(prepared, params)
+    output = system.engine.run_json(prepared.engine_input)  # the CLI's contract: replayable
     stages["compute"] = time.perf_counter() - mark
     mark = time.perf_counter()
     outcome = system.runner.interpret(prepared, output)
@@ -182,7 +220,7 @@ def _compute(run: RatingRun) -> dict:
     return {
         "ctx": ctx,
         "prepared": prepared,
-        "output": system.output_json(output),
+        "output": output,
         "outcome": outcome,
         "stages": stages,
     }
@@ -217,6 +255,8 @@ def _output_digest(outcome) -> str:
 def execute_run(*, run_id: int) -> RatingRun | None:
     """Compute a queued run and write its draft list; a no-op for a duplicate delivery."""
     started = time.perf_counter()
+    if not _claim(run_id):
+        return None
     try:
         with transaction.atomic():
             # Lock the run row only (of=self): locking the joined federation would make a run of
@@ -543,13 +583,16 @@ def discard_chain(*, head_run_id: int, by=None) -> int:
 
 
 def reap_stuck_runs(*, older_than: timedelta | None = None) -> int:
-    """Re-queue runs still queued long after they were requested (their message was lost)."""
-    older_than = older_than or timedelta(seconds=settings.RATING_RUN_REAP_AFTER_SECONDS)
-    stuck = list(
-        RatingRun.objects.filter(
-            status__in=ACTIVE_RUN_STATUSES, requested_at__lt=timezone.now() - older_than
-        ).values_list("id", flat=True)
-    )
+    """Re-queue runs whose worker died (taken, still active, lock free: at once) and runs never
+    taken long after they were requested (their message was lost)."""
+    if older_than is None:
+        older_than = timedelta(seconds=settings.RATING_RUN_REAP_AFTER_SECONDS)
+    active = RatingRun.objects.filter(status__in=ACTIVE_RUN_STATUSES)
+    never_taken = active.filter(
+        started_at__isnull=True, requested_at__lte=timezone.now() - older_than
+    ).values_list("id", flat=True)
+    taken = active.filter(started_at__isnull=False).values_list("id", flat=True)
+    stuck = sorted({*never_taken, *(run_id for run_id in taken if is_dead(run_id))})
     for run_id in stuck:
         queue.execute_run(run_id)
     return len(stuck)

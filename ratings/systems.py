@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any
 
 from federation.models import RatingSystem
 from ratings import explainers, periods, whatif
@@ -26,32 +25,16 @@ from ratings.runners import egf as egf_runner
 from ratings.runners import iccf as iccf_runner
 from ratings.runners import playchess as playchess_runner
 from ratings.runners import wfcc as wfcc_runner
-from ratings.runners.common import Prepared
 
 
 class UnknownSystem(LookupError):
     """A federation names a rating system the site does not have."""
 
 
-def _engine_contract(engine: ModuleType) -> Callable[[Prepared, dict], dict]:
-    """Rate a run through the engine's JSON contract: the output is what its CLI prints."""
-
-    def rate(prepared: Prepared, params: dict) -> dict:
-        return engine.run_json(prepared.engine_input)
-
-    return rate
-
-
-def _as_is(output: Any) -> Any:
-    return output
-
-
 @dataclass(frozen=True)
 class System:
     code: str  # the name stored on a federation (federation.models.RatingSystem)
-    engine: (
-        ModuleType  # pure: run_json(input) -> output, the ``python -m ratings.engines`` contract
-    )
+    engine: ModuleType  # pure; run_json(input) -> output is ``python -m ratings.engines``
     runner: ModuleType  # build(ctx) -> Prepared (database -> input), interpret(prepared, output)
     calendar: periods.Calendar  # pure: the system's periods (ratings/periods.py)
     example_period: str  # what an official types to name a period
@@ -61,8 +44,6 @@ class System:
     shows_rd: bool  # lists, exports and the history chart carry an RD
     shows_grade: bool  # lists and exports carry the player's grade
     has_half_ratings: bool  # a newcomer's first rated events give half-ratings (WFCC)
-    rate: Callable[[Prepared, dict], Any]  # a run's engine call
-    output_json: Callable[[Any], Any] = _as_is  # what ``rate`` returned, as the JSON the run stores
     # The event form's fields of this system only (the admin hides other systems' fields).
     event_fields: tuple[str, ...] = ()
     has_rating_class: bool = False  # EGF class, WFCC category
@@ -88,7 +69,6 @@ ICCF = System(
     shows_rd=True,
     shows_grade=False,
     has_half_ratings=False,
-    rate=_engine_contract(iccf_engine),
     event_fields=("transmission", "reflection_days", "reflection_moves"),
 )
 EGF = System(
@@ -103,7 +83,6 @@ EGF = System(
     shows_rd=False,
     shows_grade=True,
     has_half_ratings=False,
-    rate=_engine_contract(egf_engine),
     event_fields=(
         "basic_time_minutes",
         "time_system",
@@ -127,7 +106,6 @@ PLAYCHESS = System(
     shows_rd=False,
     shows_grade=False,
     has_half_ratings=False,
-    rate=_engine_contract(playchess_engine),
     event_fields=(),
 )
 WFCC = System(
@@ -142,9 +120,6 @@ WFCC = System(
     shows_rd=False,
     shows_grade=False,
     has_half_ratings=True,
-    # Until the WFCC engine's contract rates a whole quarter, the runner carries half-ratings.
-    rate=wfcc_runner.compute,
-    output_json=wfcc_runner.output_json,
     event_fields=("kt", "championship", "solving_rules", "rounds", "days", "fairy_announced_on"),
     has_rating_class=True,
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from celery import shared_task
 from django.utils import timezone
 
-from ratings import services
+from ratings import live, services
 
 
 @shared_task(name="ratings.execute_run", acks_late=True, reject_on_worker_lost=True)
@@ -27,3 +27,15 @@ def schedule_due_runs() -> int:
 @shared_task(name="ratings.reap_stuck_runs")
 def reap_stuck_runs() -> int:
     return services.reap_stuck_runs()
+
+
+@shared_task(name="ratings.refresh_live_ratings")
+def refresh_live_ratings(federation_id: int) -> int:
+    """A federation's unofficial live ratings; returns how many players they moved."""
+    run = live.refresh_live(federation_id)
+    return 0 if run is None else run.ratings.count()
+
+
+@shared_task(name="ratings.refresh_all_live_ratings")
+def refresh_all_live_ratings() -> int:
+    return live.refresh_all()

@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from ratings import api, views
+from ratings import views
 
 app_name = "ratings"
 
@@ -11,6 +11,7 @@ federation_patterns = [
     path("lists/<str:period>/diff/", views.list_diff, name="list_diff"),
     path("players/<str:player>/", views.player, name="player"),
     path("players/<str:player>/explain/<int:run>/", views.explain, name="explain"),
+    path("players/<str:player>/live/", views.live_explain, name="live_explain"),
     path("events/<str:code>/", views.event, name="event"),
     path("runs/<int:run>/<str:part>.json", views.run_file, name="run_file"),
 ]
@@ -20,5 +21,4 @@ urlpatterns = [
     path("federations/<slug:federation>/", include(federation_patterns)),
     path("what-if/", views.whatif_index, name="whatif_index"),
     path("what-if/<slug:system>/", views.whatif, name="whatif"),
-    path("api/v1/", include(api.urlpatterns)),
 ]

@@ -19,7 +19,14 @@ from django.views.decorators.http import require_GET, require_http_methods
 from ratings import exports, selectors, systems
 from ratings.charts import ChartPoint, rating_chart
 from ratings.crosstable import crosstable, solving_sheet
-from ratings.filters import ListNavForm, entries_filterset, filter_params, order_key
+from ratings.filters import (
+    LIST_PARAMS,
+    ListNavForm,
+    entries_filterset,
+    filter_params,
+    order_key,
+)
+from ratings.live import live_rating
 from ratings.page_cache import cached_public_page
 from ratings.run_files import files_of, json_download
 from ratings.tables import RatingListTable
@@ -56,7 +63,7 @@ def _list_context(request, federation: str, period: str):
 
 
 @require_GET
-@cached_public_page
+@cached_public_page(params=LIST_PARAMS)
 def rating_list(request, federation: str, period: str):
     rating_list, filterset, nav = _list_context(request, federation, period)
     fed = rating_list.federation
@@ -151,7 +158,7 @@ def list_export(request, federation: str, period: str, fmt: str):
 
 
 @require_GET
-@cached_public_page
+@cached_public_page(params=("against",))
 def list_diff(request, federation: str, period: str):
     current = selectors.list_or_404(federation, period)
     against = request.GET.get("against")
@@ -206,6 +213,7 @@ def player(request, federation: str, player: str):
             "chart": chart,
             "system": system,
             "games_shown": selectors.PLAYER_GAMES_SHOWN,
+            "live": live_rating(person),
         },
     )
 
@@ -260,6 +268,19 @@ def explain(request, federation: str, player: str, run: int):
 
 
 @require_GET
+def live_explain(request, federation: str, player: str):
+    from ratings.explain import explain_live
+
+    person = selectors.player_or_404(federation, player)
+    _live, report = explain_live(person)
+    return render(
+        request,
+        "ratings/explain.html",
+        {"player": person, "federation": person.federation, "report": report},
+    )
+
+
+@require_GET
 def run_file(request, federation: str, run: int, part: str):
     """A published run's engine input or output, to check the list with the engine's CLI."""
     files = files_of(selectors.published_run_or_404(federation, run))
@@ -276,22 +297,29 @@ def whatif_index(request):
 
 @require_http_methods(["GET"])
 def whatif(request, system: str):
+    from ratings import whatif_players
     from ratings.whatif import calculate
 
     try:
         calculator = systems.get(system).whatif
     except systems.UnknownSystem:
         raise Http404("no calculator for this rating system") from None
-    form = calculator.form_class(request.GET or None)
-    outcome = calculate(calculator, form) if request.GET else None
-    status = 400 if request.GET and not form.is_valid() else 200
+    context = whatif_players.context_for(request.GET.get("fed"), system)
+    page = whatif_players.read_page(request.GET, calculator, context)
+    outcome = None
+    if page.calculate:
+        outcome = calculate(calculator, page.form, context.engine_params if context else None)
+    status = 400 if page.calculate and outcome is None else 200
     return render(
         request,
         calculator.template,
         {
             "calculator": calculator,
-            "form": form,
+            "form": page.form,
+            "page": page,
             "outcome": outcome,
+            "context": context,
+            "federations": whatif_players.federations_for(system),
             "whatif_url": reverse("ratings:whatif", args=[system]),
         },
         status=status,

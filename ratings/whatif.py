@@ -4,6 +4,10 @@ Each rating system has a form (GET, so a result is a link one can share, and no 
 compute function that builds the engine's plain input and calls the engine's explain function, so
 what the reader sees (expected scores, k, the regression line...) is the engine's own arithmetic.
 Engine input errors come back as form errors.
+
+In a federation's context (`ratings.whatif_players`) the engine runs with the federation's own
+parameters, and an opponent line may start with `#<id>` instead of the opponent's numbers: the
+form puts in his values from the newest published list (`known`, read by the view).
 """
 
 from __future__ import annotations
@@ -65,12 +69,42 @@ def _result(text: str, where: str) -> float:
     return result
 
 
-def _lines(text: str) -> list[tuple[int, list[str]]]:
-    lines = [(i + 1, re.split(r"[\s;]+", line.strip())) for i, line in enumerate(text.splitlines())]
-    lines = [(n, parts) for n, parts in lines if parts and parts[0]]
-    if len(lines) > MAX_LINES:
-        raise forms.ValidationError(_("At most %(n)s lines."), params={"n": MAX_LINES})
-    return lines
+class WhatIfForm(forms.Form):
+    """A calculator's form; `known` maps federation ids to published values (for `#id` lines)
+    and `opponent_tokens` turns one into the numbers a line of this system starts with."""
+
+    def __init__(self, *args, known=None, opponent_tokens=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.known = known
+        self.opponent_tokens = opponent_tokens
+
+    def _lines(self, text: str) -> list[tuple[int, list[str]]]:
+        lines = [
+            (i + 1, re.split(r"[\s;]+", line.strip())) for i, line in enumerate(text.splitlines())
+        ]
+        lines = [(n, self._expand(n, parts)) for n, parts in lines if parts and parts[0]]
+        if len(lines) > MAX_LINES:
+            raise forms.ValidationError(_("At most %(n)s lines."), params={"n": MAX_LINES})
+        return lines
+
+    def _expand(self, n: int, parts: list[str]) -> list[str]:
+        if not parts[0].startswith("#"):
+            return parts
+        fid = parts[0][1:]
+        if self.known is None:
+            raise forms.ValidationError(
+                _(
+                    "line %(n)s: an opponent by id (#%(id)s) needs a federation: open the calculator from a federation's player page"
+                ),
+                params={"n": n, "id": fid},
+            )
+        found = self.known.get(fid)
+        if found is None:
+            raise forms.ValidationError(
+                _("line %(n)s: no player #%(id)s on a published list of this federation"),
+                params={"n": n, "id": fid},
+            )
+        return [*self.opponent_tokens(found), *parts[1:]]
 
 
 @dataclass(frozen=True)
@@ -88,7 +122,7 @@ class Outcome:
 # PlayChess
 
 
-class PlayChessForm(forms.Form):
+class PlayChessForm(WhatIfForm):
     rating = forms.FloatField(
         label=_("Your rating"),
         required=False,
@@ -119,7 +153,7 @@ class PlayChessForm(forms.Form):
 
     def clean_opponents(self):
         games = []
-        for n, parts in _lines(self.cleaned_data["opponents"]):
+        for n, parts in self._lines(self.cleaned_data["opponents"]):
             where = _("line %(n)s") % {"n": n}
             if len(parts) != 2:
                 raise forms.ValidationError(
@@ -133,7 +167,7 @@ class PlayChessForm(forms.Form):
         return games
 
 
-def compute_playchess(data: dict):
+def compute_playchess(data: dict, params):
     from ratings.engines import playchess as pc
 
     me = pc.Player(
@@ -148,7 +182,7 @@ def compute_playchess(data: dict):
     for i, (rating, result) in enumerate(data["opponents"]):
         players.append(pc.Player(id=f"opponent {i + 1}", rating=rating, games=1000))
         games.append(pc.Game(white="you", black=f"opponent {i + 1}", result=result))
-    explanation = pc.explain(players, games, "you")
+    explanation = pc.explain(players, games, "you", params)
     return Outcome(explanation, explanation.result.rating)
 
 
@@ -156,7 +190,7 @@ def compute_playchess(data: dict):
 # WFCC
 
 
-class WfccForm(forms.Form):
+class WfccForm(WhatIfForm):
     kt = forms.TypedChoiceField(
         label=_("Tournament coefficient KT"),
         coerce=float,
@@ -182,7 +216,7 @@ class WfccForm(forms.Form):
 
     def clean_field(self):
         solvers = []
-        for n, parts in _lines(self.cleaned_data["field"]):
+        for n, parts in self._lines(self.cleaned_data["field"]):
             where = _("line %(n)s") % {"n": n}
             if len(parts) != 2:
                 raise forms.ValidationError(
@@ -199,7 +233,7 @@ class WfccForm(forms.Form):
         return data
 
 
-def compute_wfcc(data: dict):
+def compute_wfcc(data: dict, params):
     from ratings.engines import wfcc
     from ratings.engines.wfcc.types import Solver, Tournament
 
@@ -210,7 +244,7 @@ def compute_wfcc(data: dict):
     for i, (rating, score) in enumerate(data["field"]):
         solvers.append(Solver(id=f"solver {i + 1}", rounds=(score,), rating=rating))
     tournament = Tournament(id="what-if", kt=data["kt"], solvers=tuple(solvers))
-    explanation = wfcc.explain_solver(tournament, "you")
+    explanation = wfcc.explain_solver(tournament, "you", params)
     return Outcome(explanation, explanation.new_rating)
 
 
@@ -220,7 +254,7 @@ def compute_wfcc(data: dict):
 _COLOURS = {"w": "white", "white": "white", "b": "black", "black": "black"}
 
 
-class IccfForm(forms.Form):
+class IccfForm(WhatIfForm):
     rating = forms.FloatField(
         label=_("Your rating"),
         required=False,
@@ -248,7 +282,7 @@ class IccfForm(forms.Form):
 
     def clean_opponents(self):
         games = []
-        for n, parts in _lines(self.cleaned_data["opponents"]):
+        for n, parts in self._lines(self.cleaned_data["opponents"]):
             where = _("line %(n)s") % {"n": n}
             if len(parts) not in (3, 4):
                 raise forms.ValidationError(
@@ -275,10 +309,12 @@ class IccfForm(forms.Form):
         return data
 
 
-def compute_iccf(data: dict):
+def compute_iccf(data: dict, params):
+    from dataclasses import replace
+
     from ratings.engines import iccf
 
-    params = iccf.Params() if data.get("inflate") else iccf.Params(c=0.0)
+    params = params if data.get("inflate") else replace(params, c=0.0)
     players = [iccf.Player("you", data.get("rating"), data.get("rd"), data.get("fide"))]
     games = []
     for i, (rating, rd, result, colour) in enumerate(data["opponents"]):
@@ -296,7 +332,7 @@ def compute_iccf(data: dict):
 # EGF
 
 
-class EgfForm(forms.Form):
+class EgfForm(WhatIfForm):
     rating = forms.FloatField(
         label=_("Your GoR"),
         required=False,
@@ -328,7 +364,7 @@ class EgfForm(forms.Form):
 
     def clean_opponents(self):
         games = []
-        for n, parts in _lines(self.cleaned_data["opponents"]):
+        for n, parts in self._lines(self.cleaned_data["opponents"]):
             where = _("line %(n)s") % {"n": n}
             if len(parts) not in (2, 3, 4):
                 raise forms.ValidationError(
@@ -355,7 +391,7 @@ class EgfForm(forms.Form):
         return data
 
 
-def compute_egf(data: dict):
+def compute_egf(data: dict, params):
     from ratings.engines import egf
 
     players = [egf.PlayerEntry("you", data.get("grade") or "1k", data.get("rating"))]
@@ -374,20 +410,88 @@ def compute_egf(data: dict):
         players=tuple(players),
         games=tuple(games),
     )
-    explanation = egf.explain_player(tournament, "you")
+    explanation = egf.explain_player(tournament, "you", params)
     return Outcome(explanation, explanation.after)
 
 
 # ---------------------------------------------------------------------------------------------
 
 
+# ---------------------------------------------------------------------------------------------
+# Per system: the numbers an opponent `#id` line starts with, and the values that prefill "you"
+
+
+def _iccf_tokens(k) -> list[str]:
+    return [repr(k.rating), repr(k.rd)]
+
+
+def _iccf_prefill(k) -> dict:
+    return {"rating": k.rating, "rd": k.rd, "inflate": True}
+
+
+def _rating_token(k) -> list[str]:
+    return [repr(k.rating)]
+
+
+def _egf_prefill(k) -> dict:
+    return {"rating": k.rating, "grade": k.grade}
+
+
+def _playchess_prefill(k) -> dict:
+    values = {"rating": k.rating, "games": k.total_games}
+    if k.provisional:
+        values["points_so_far"] = k.state.get("score")
+        values["opponents_so_far"] = k.state.get("opponents")
+    return values
+
+
+def _wfcc_tokens(k) -> list[str]:
+    return ["-"] if k.half_rating else [repr(k.rating)]
+
+
+def _wfcc_prefill(k) -> dict:
+    return {"half_rating": k.rating} if k.half_rating else {"rating": k.rating}
+
+
+def _iccf_params(raw: dict):
+    from ratings.engines.iccf.contract import _params_from_json  # the engine's reading
+
+    return _params_from_json(raw)
+
+
+def _egf_params(raw: dict):
+    from ratings.engines.egf import params_from_json
+
+    return params_from_json(raw)
+
+
+def _playchess_params(raw: dict):
+    from ratings.engines.playchess import params_from_json
+
+    return params_from_json(raw)
+
+
+def _wfcc_params(raw: dict):
+    from ratings.engines.wfcc.contract import _params  # the engine's reading of params
+
+    return _params(raw)
+
+
+GAME_RESULTS = ((_("add as a win"), "1"), (_("as a draw"), "0.5"), (_("as a loss"), "0"))
+
+
 @dataclass(frozen=True)
 class Calculator:
     system: str
     title: str
-    form_class: type[forms.Form]
-    compute: Callable[[dict], object]
+    form_class: type[WhatIfForm]
+    compute: Callable[[dict, object], Outcome]
     partial: str  # template showing the engine's explanation
+    lines_field: str  # the box of opponent (or other solver) lines
+    params_from_json: Callable[[dict], object]  # the federation's params["engine"] -> engine's
+    opponent_tokens: Callable[[object], list[str]]
+    prefill: Callable[[object], dict]
+    add_choices: tuple = GAME_RESULTS  # (label, what follows `#id` on the added line)
     template: str = "ratings/whatif.html"
 
 
@@ -397,14 +501,32 @@ ICCF = Calculator(
     IccfForm,
     compute_iccf,
     "ratings/_explain_iccf.html",
+    "opponents",
+    _iccf_params,
+    _iccf_tokens,
+    _iccf_prefill,
 )
-EGF = Calculator("egf", _("EGF go (GoR)"), EgfForm, compute_egf, "ratings/_explain_egf.html")
+EGF = Calculator(
+    "egf",
+    _("EGF go (GoR)"),
+    EgfForm,
+    compute_egf,
+    "ratings/_explain_egf.html",
+    "opponents",
+    _egf_params,
+    _rating_token,
+    _egf_prefill,
+)
 PLAYCHESS = Calculator(
     "playchess",
     _("PlayChess (Elo with provisional ratings)"),
     PlayChessForm,
     compute_playchess,
     "ratings/_explain_playchess.html",
+    "opponents",
+    _playchess_params,
+    _rating_token,
+    _playchess_prefill,
 )
 WFCC = Calculator(
     "wfcc",
@@ -412,15 +534,21 @@ WFCC = Calculator(
     WfccForm,
     compute_wfcc,
     "ratings/_explain_wfcc.html",
+    "field",
+    _wfcc_params,
+    _wfcc_tokens,
+    _wfcc_prefill,
+    add_choices=((_("add with score 0 (then type his score)"), "0"),),
 )
 
 
-def calculate(calculator: Calculator, form: forms.Form):
+def calculate(calculator: Calculator, form: WhatIfForm, engine_params: dict | None = None):
     """The engine's explanation, or None with the problem added to the form's errors."""
     if not form.is_valid():
         return None
     try:
-        return calculator.compute(form.cleaned_data)
+        params = calculator.params_from_json(engine_params or {})
+        return calculator.compute(form.cleaned_data, params)
     except EngineInputError as exc:
         form.add_error(None, str(exc))
         return None

@@ -6,6 +6,7 @@ from federation.permissions import visible_federations
 from federation.player_search import player_name_q
 from tournaments.admin_acceptability import AcceptabilityFilter, EventAcceptabilityMixin
 from tournaments.admin_egf_import import EgfImportMixin
+from tournaments.admin_results_entry import ResultsEntryMixin
 from tournaments.models import (
     Event,
     EventKind,
@@ -49,7 +50,7 @@ class ProblemInline(ScopedTabularInline):
 
 
 @admin.register(Event)
-class EventAdmin(EgfImportMixin, EventAcceptabilityMixin, AuditedAdmin):
+class EventAdmin(ResultsEntryMixin, EgfImportMixin, EventAcceptabilityMixin, AuditedAdmin):
     list_display = [
         "code",
         "name",

@@ -9,7 +9,6 @@ years leave the published list (kept in the database; half-ratings discarded).
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import asdict
 from datetime import date
 from decimal import Decimal
 
@@ -17,12 +16,10 @@ from django.db.models import Max
 
 from federation.models import Player
 from ratings.engines import wfcc as engine
-from ratings.engines.core.errors import EngineInputError
 from ratings.engines.core.rounding import half_up_int
 from ratings.engines.wfcc.categories import CATEGORY_KT
-from ratings.engines.wfcc.contract import result_to_json
 from ratings.engines.wfcc.titles import NormRecord, propose_title
-from ratings.engines.wfcc.types import Solver, Tournament, WfccParams
+from ratings.engines.wfcc.types import Solver, Tournament
 from ratings.models import ListStatus, RatingEntry, SolvingNorm
 from ratings.periods import wfcc_expired, wfcc_next_list_rating, wfcc_period_for_tournament
 from ratings.runners.common import (
@@ -113,7 +110,17 @@ def build(ctx: Context) -> Prepared:
                 problems=tuple(problem_counts[event.id][r] for r in rounds),
             )
         )
-    engine_input = {"params": ctx.params, "tournaments": [asdict(t) for t in tournaments]}
+    base = base_entries(ctx.base_list)
+    engine_input = {
+        "params": ctx.params,
+        # solvers without a full rating bring their half-ratings; the engine carries them on
+        "half_ratings": {
+            str(pid): list(entry.state.get("half_ratings", []))
+            for pid, entry in sorted(base.items())
+            if entry.half_rating
+        },
+        "tournaments": [engine.tournament_to_json(t) for t in tournaments],
+    }
     labels = {"tournaments": [f"event {t.id}" for t in tournaments]}
     for index, t in enumerate(tournaments):
         labels[f"tournaments[{index}].solvers"] = [
@@ -123,12 +130,8 @@ def build(ctx: Context) -> Prepared:
         engine_input,
         events,
         excluded,
+        extra={"base": base, **_title_history(ctx)},
         labels=labels,
-        extra={
-            "tournaments": tournaments,
-            "base": base_entries(ctx.base_list),
-            **_title_history(ctx),
-        },
     )
 
 
@@ -152,62 +155,6 @@ def _title_history(ctx: Context) -> dict:
     return {"earlier_norms": earlier, "best_rating": best}
 
 
-def compute(prepared: Prepared, params: dict) -> dict:
-    """Rates the tournaments one by one, carrying half-ratings; a degenerate one is left out."""
-    base = prepared.extra["base"]
-    halves = {
-        pid: tuple(e.state.get("half_ratings", [])) for pid, e in base.items() if e.half_rating
-    }
-    wfcc_params = WfccParams(**params) if params else WfccParams()
-    rated, skipped = [], []
-    for event, tournament in zip(prepared.events, prepared.extra["tournaments"], strict=True):
-        solvers = tuple(
-            s
-            if s.rating is not None
-            else Solver(
-                id=s.id,
-                rounds=s.rounds,
-                half_ratings=halves.get(int(s.id), ())[:1],
-                time=s.time,
-                country=s.country,
-            )
-            for s in tournament.solvers
-        )
-        try:
-            result = engine.rate_tournament(
-                Tournament(
-                    id=tournament.id,
-                    kt=tournament.kt,
-                    solvers=solvers,
-                    multi_location=tournament.multi_location,
-                    problems=tournament.problems,
-                ),
-                wfcc_params,
-            )
-        except EngineInputError as error:
-            skipped.append(
-                {
-                    "event": event.code,
-                    "name": event.name,
-                    "reason": f"not rated ({error}); referred to the WFCC representative",
-                }
-            )
-            continue
-        for solver in result.solvers:
-            if solver.half_ratings is not None and solver.rating is None:
-                halves[int(solver.id)] = solver.half_ratings
-        rated.append((event, result))
-    return {"rated": rated, "skipped": skipped}
-
-
-def output_json(output: dict) -> dict:
-    """What ``compute`` returned, as the engine's JSON (the run stores it)."""
-    return {
-        "tournaments": [result_to_json(result) for _event, result in output["rated"]],
-        "not_rated": output["skipped"],
-    }
-
-
 def interpret(prepared: Prepared, output: dict) -> Outcome:
     base = prepared.extra["base"]
     list_date = prepared.extra["list_date"]
@@ -217,21 +164,24 @@ def interpret(prepared: Prepared, output: dict) -> Outcome:
     halves: dict[int, list[float]] = {}
     last_played: dict[int, str] = {}
     event_ratings, norms = [], []
-    for event, result in output["rated"]:
-        for solver in result.solvers:
-            pid = int(solver.id)
+    events = {event.code: event for event in prepared.events}
+    for result in output["tournaments"]:
+        event = events[result["id"]]
+        for solver in result["solvers"]:
+            pid = int(solver["id"])
+            change, rating = solver.get("change"), solver.get("rating")
             last_played[pid] = event.end.isoformat()
             before = base[pid].rating if pid in base and not base[pid].half_rating else None
-            if solver.change is not None:
-                changes[pid].append(solver.change)
-                start = before if before is not None else solver.rating - solver.change
+            if change is not None:
+                changes[pid].append(change)
+                start = before if before is not None else rating - change
                 list_rating.setdefault(pid, start)
                 after = wfcc_next_list_rating(list_rating[pid], changes[pid])
-            elif solver.rating is not None:
-                new_full[pid] = solver.rating
-                after = solver.rating
+            elif rating is not None:
+                new_full[pid] = rating
+                after = rating
             else:
-                halves[pid] = list(solver.half_ratings or ())
+                halves[pid] = list(solver.get("half_ratings") or ())
                 after = sum(halves[pid]) / len(halves[pid])
             event_ratings.append(
                 EventRatingRow(
@@ -240,25 +190,25 @@ def interpret(prepared: Prepared, output: dict) -> Outcome:
                     before=before,
                     after=after,
                     games=1,
-                    score=solver.result,
+                    score=solver["result"],
                     details={
-                        "place": solver.place,
-                        "expected": solver.expected,
-                        "change": solver.change,
-                        "performance": solver.performance,
-                        "kt": result.kt,
-                        "slope": result.line.slope,
-                        "intercept": result.line.intercept,
-                        "sorted": result.line.sorted,
-                        "corrected": result.line.corrected,
-                        "rmas": result.line.rmas,
-                        "norms": list(solver.norms),
+                        "place": solver["place"],
+                        "expected": solver.get("expected"),
+                        "change": change,
+                        "performance": solver["performance"],
+                        "kt": result["kt"],
+                        "slope": result["slope"],
+                        "intercept": result["intercept"],
+                        "sorted": result["sorted"],
+                        "corrected": result["corrected"],
+                        "rmas": result["rmas"],
+                        "norms": list(solver["norms"]),
                     },
                 )
             )
             norms.extend(
                 NormRow(event.id, pid, title, event.championship in CHAMPIONSHIPS)
-                for title in solver.norms
+                for title in solver["norms"]
             )
     entries = []
     for pid in sorted(set(base) | set(changes) | set(new_full) | set(halves)):
@@ -305,7 +255,14 @@ def interpret(prepared: Prepared, output: dict) -> Outcome:
         event_ratings,
         norms,
         report={
-            "not_rated": output["skipped"],
+            "not_rated": [
+                {
+                    "event": item["id"],
+                    "name": events[item["id"]].name,
+                    "reason": f"not rated ({item['reason']}); referred to the WFCC representative",
+                }
+                for item in output["not_rated"]
+            ],
             "title_proposals": _title_proposals(prepared, norms, entries),
         },
     )

@@ -4,6 +4,7 @@ of the solvers, and equal to the per-solver explanation."""
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 from hypothesis import event, given, settings
@@ -11,7 +12,13 @@ from hypothesis import strategies as st
 
 from ratings.engines.core.errors import EngineInputError
 from ratings.engines.core.rounding import half_up_2
-from ratings.engines.wfcc import explain_solver, half_up_2_array, rate_tournament
+from ratings.engines.wfcc import (
+    explain_in_quarter,
+    explain_solver,
+    half_up_2_array,
+    rate_quarter,
+    rate_tournament,
+)
 from ratings.engines.wfcc.categories import KT_VALUES
 from ratings.engines.wfcc.reference import rate_tournament_reference
 from ratings.engines.wfcc.types import Solver, Tournament, WfccParams
@@ -110,6 +117,53 @@ def test_explanation_equals_engine(tournament, params):
         else:
             assert e.half_ratings is None
             assert (e.expected, e.change, e.new_rating) == (s.expected, s.change, s.rating)
+
+
+@st.composite
+def quarters(draw):
+    """A period of 1-3 tournaments over one pool of solver ids, with carried half-ratings."""
+    period = [
+        replace(t, id=f"T{k}")
+        for k, t in enumerate(draw(st.lists(tournaments(), min_size=1, max_size=3)))
+    ]
+    ids = sorted({s.id for t in period for s in t.solvers})
+    carried = draw(
+        st.dictionaries(st.sampled_from(ids), st.lists(RATINGS, min_size=1, max_size=1).map(tuple))
+    )
+    return period, carried
+
+
+@settings(max_examples=40, deadline=None)
+@given(quarters(), PARAMS)
+def test_a_period_is_its_tournaments_in_order_with_half_ratings_carried(quarter, params):
+    """rate_quarter = rate_tournament one by one, each solver without a full rating bringing
+    his first half-rating so far; explain_in_quarter gives the same numbers."""
+    period, carried = quarter
+    result = rate_quarter(period, carried, params)
+    halves = dict(carried)
+    rated = iter(result.tournaments)
+    for tournament in period:
+        solvers = tuple(
+            s if s.rating is not None else replace(s, half_ratings=halves.get(s.id, ())[:1])
+            for s in tournament.solvers
+        )
+        try:
+            expected = rate_tournament(replace(tournament, solvers=solvers), params)
+        except EngineInputError as error:
+            assert (tournament.id, str(error)) in [(n.id, n.reason) for n in result.not_rated]
+            continue
+        assert next(rated) == expected
+        for s in expected.solvers:
+            if s.rating is None:
+                halves[s.id] = s.half_ratings
+            e = explain_in_quarter(period, tournament.id, s.id, carried, params)
+            assert (e.performance, e.change, e.half_ratings) == (
+                s.performance,
+                s.change,
+                s.half_ratings if s.expected is None else None,
+            )
+    assert next(rated, None) is None
+    assert dict(result.half_ratings) == halves
 
 
 @settings(max_examples=60, deadline=None)

@@ -17,6 +17,8 @@ from pathlib import Path
 
 from hypothesis import strategies as st
 
+from tests.engines.test_wfcc_cli import GOOD as WFCC_GOOD  # the same valid input as the CLI tests
+
 TRIED: Counter[str] = Counter()
 
 SEEDS: dict[str, dict] = {
@@ -64,21 +66,7 @@ SEEDS: dict[str, dict] = {
             {"white": "c", "black": "a", "result": 0.5},
         ],
     },
-    "wfcc": {
-        "params": {"floor": 0},
-        "tournament": {
-            "id": "ECSC-2026",
-            "kt": 2,
-            "multi_location": False,
-            "problems": [6, 6],
-            "solvers": [
-                {"id": "A", "country": "SRB", "rating": 2400, "rounds": [25, 25], "time": 410},
-                {"id": "B", "country": "POL", "rating": 2200.0, "rounds": [30, 16]},
-                {"id": "C", "country": "GER", "rating": 2000, "rounds": [10, 20]},
-                {"id": "s2", "country": "POL", "half_ratings": [2310.5], "rounds": [20, 28]},
-            ],
-        },
-    },
+    "wfcc": WFCC_GOOD,
 }
 SYSTEMS = tuple(SEEDS)
 
@@ -230,7 +218,7 @@ def _semantic(draw, system: str, kind: str) -> dict:
     """Inputs that parse as JSON but break the rules: asymmetric pairings, wrong round counts."""
     data = copy.deepcopy(SEEDS[system])
     if system == "wfcc":
-        solvers = data["tournament"]["solvers"]
+        solvers = data["tournaments"][0]["solvers"]
         solver = solvers[draw(st.integers(0, len(solvers) - 1))]
         if kind == "round-count":
             solver["rounds"] = draw(st.sampled_from([[], [1], [1, 2, 3], [1, 2, 3, 4, 5]]))
@@ -239,7 +227,7 @@ def _semantic(draw, system: str, kind: str) -> dict:
         elif kind == "self-play":
             solvers.append(copy.deepcopy(solver))  # the same solver twice
         else:
-            data["tournament"]["problems"] = draw(st.sampled_from([[], [0, 6], [-1, 6]]))
+            data["tournaments"][0]["problems"] = draw(st.sampled_from([[], [0, 6], [-1, 6]]))
         return data
     games = _games(data, system)
     game = games[draw(st.integers(0, len(games) - 1))]

@@ -125,12 +125,12 @@ from django.urls import reverse as r
 from federation.models import Federation
 from ratings.models import RatingList
 from tournaments.models import Event
-paths = ["/", r("ratings:whatif_index"), r("ratings:api_index"), r("ratings:api_federations")]
+paths = ["/", r("ratings:whatif_index"), r("api:index"), r("api:federations")]
 for f in Federation.objects.order_by("code"):
     latest = (RatingList.objects.filter(federation=f, status="published")
               .order_by("-period__valid_from").select_related("period").first())
     # The federation page answers 302 (to its latest list) by design.
-    paths += [r("ratings:federation", args=[f.code]), r("ratings:api_lists", args=[f.code])]
+    paths += [r("ratings:federation", args=[f.code]), r("api:lists", args=[f.code])]
     if latest is None:
         continue
     period = latest.period.code
@@ -138,13 +138,13 @@ for f in Federation.objects.order_by("code"):
               r("ratings:list", args=[f.code, period]) + "?page=2",
               r("ratings:list_export", args=[f.code, period, "csv"]),
               r("ratings:list_diff", args=[f.code, period]),
-              r("ratings:api_list", args=[f.code, period]),
-              r("ratings:api_list", args=[f.code, period]) + "?limit=50"]
+              r("api:list", args=[f.code, period]),
+              r("api:list", args=[f.code, period]) + "?limit=50"]
     for entry in latest.entries.select_related("player").order_by("rank")[:3]:
         pid = entry.player.federation_player_id
-        paths.append(r("ratings:api_players", args=[f.code]) + "?q=" + entry.player.surname[:3])
-        paths += [r("ratings:player", args=[f.code, pid]), r("ratings:api_player", args=[f.code, pid]),
-                  r("ratings:api_history", args=[f.code, pid])]
+        paths.append(r("api:players", args=[f.code]) + "?q=" + entry.player.surname[:3])
+        paths += [r("ratings:player", args=[f.code, pid]), r("api:player", args=[f.code, pid]),
+                  r("api:history", args=[f.code, pid])]
     event = Event.objects.filter(federation=f, event_ratings__isnull=False).first()
     if event is not None:
         paths.append(r("ratings:event", args=[f.code, event.code]))

@@ -21,23 +21,12 @@ from tests.factories import make_official
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]
 SYSTEMS = ("iccf", "egf", "playchess", "wfcc")
-# The WFCC engine's command line rates one tournament; a run rates a quarter carrying
-# half-ratings. The engine's new contract (issue 12, "engines") makes them one.
-WFCC_CONTRACT = pytest.mark.xfail(
-    reason="the WFCC engine contract does not rate a whole run yet", strict=True
-)
 
 
 def _runs(system: str) -> list[RatingRun]:
     runs = list(RatingRun.objects.filter(engine=system).select_related("federation", "period"))
     assert runs, f"the demo has no {system} run"
     return runs
-
-
-def _params(marks_wfcc=True):
-    return [
-        pytest.param(s, marks=WFCC_CONTRACT) if s == "wfcc" and marks_wfcc else s for s in SYSTEMS
-    ]
 
 
 def test_every_engine_run_of_the_demo_stores_input_and_output(rated_demo):
@@ -52,7 +41,7 @@ def test_every_engine_run_of_the_demo_stores_input_and_output(rated_demo):
             assert record.stored_bytes < record.input_size + record.output_size
 
 
-@pytest.mark.parametrize("system", _params())
+@pytest.mark.parametrize("system", SYSTEMS)
 def test_exported_input_through_the_engine_cli_prints_the_exported_output(
     rated_demo, system, tmp_path
 ):
@@ -69,7 +58,7 @@ def test_exported_input_through_the_engine_cli_prints_the_exported_output(
         assert printed == expected.read_bytes(), f"run {run.pk} ({run.period.code})"
 
 
-@pytest.mark.parametrize("system", _params())
+@pytest.mark.parametrize("system", SYSTEMS)
 def test_replay_run_exits_0_on_every_demo_run(rated_demo, system, capsys):
     for run in _runs(system):
         call_command("replay_run", run.pk)  # exit status 1 would raise SystemExit

@@ -69,3 +69,39 @@ def test_api_is_read_only_and_404s_are_json(client):
     assert client.post("/api/v1/federations/").status_code == 405
     response = client.get("/api/v1/federations/fed/players/nobody/")
     assert response.status_code == 404 and response.json()["error"]
+
+
+def test_limit_is_1_to_500_as_documented(client):
+    standard_world()
+    assert client.get("/api/v1/federations/fed/lists/2026Q2/?limit=500").status_code == 200
+    response = client.get("/api/v1/federations/fed/lists/2026Q2/?limit=501")
+    assert response.status_code == 400
+    assert response.json()["errors"]["limit"] == ["Input should be less than or equal to 500"]
+    assert "limit" in response.json()["error"]
+
+
+def test_openapi_schema_is_served_and_names_the_limits(client):
+    schema = client.get("/api/v1/openapi.json").json()
+    assert schema["openapi"].startswith("3.")
+    params = schema["paths"]["/api/v1/federations/{federation}/lists/{period}/"]["get"]
+    limit = next(p for p in params["parameters"] if p["name"] == "limit")
+    assert (limit["schema"]["minimum"], limit["schema"]["maximum"]) == (1, 500)
+
+
+def test_docs_page_for_browsers_is_rendered_from_the_schema(client):
+    schema = client.get("/api/v1/openapi.json").json()
+    response = client.get("/api/v1/", HTTP_ACCEPT="text/html,application/xhtml+xml,*/*;q=0.8")
+    assert response.status_code == 200 and response["Content-Type"].startswith("text/html")
+    html = response.content.decode()
+    for path in schema["paths"]:
+        assert f"GET {path}" in html
+    for name in schema["components"]["schemas"]:
+        assert f'id="model-{name}"' in html
+    assert "1..500, default 100" in html  # the limit parameter's constraints, from the schema
+    assert "<script" not in html  # no JavaScript, no CDN
+
+
+def test_swagger_ui_is_served_from_the_packages_static_files(client):
+    html = client.get("/api/v1/docs/").content.decode()
+    assert "/static/ninja/swagger-ui-bundle.js" in html
+    assert "cdn" not in html.lower()

@@ -84,8 +84,16 @@ def test_json_has_the_filtered_rows_and_unrounded_values(client):
     assert response["Content-Type"] == "application/json"
     data = json.loads(_body(response))
     assert data["list"]["period"] == "2026Q2" and data["list"]["filters"] == {"club": "Berlin"}
-    assert [r["id"] for r in data["rows"]] == ["101", "105"]
-    assert data["rows"][0]["rating"] == 2011 and data["rows"][0]["rating_unrounded"] == 2010.6
+    assert [r["id"] for r in data["results"]] == ["101", "105"]
+    assert data["results"][0]["rating"] == 2011 and data["results"][0]["rating_unrounded"] == 2010.6
+
+
+def test_json_export_speaks_the_apis_vocabulary(client):
+    """The same keys and values as the API's page of the same list and filter."""
+    standard_world()
+    export = json.loads(_body(client.get(f"{LIST}export.json?club=Berlin")))
+    api = client.get("/api/v1/federations/fed/lists/2026Q2/?club=Berlin").json()
+    assert export["results"] == api["results"]
 
 
 def test_xlsx_opens_with_the_same_rows(client):

@@ -165,7 +165,7 @@ def test_explain_page_query_count_is_bounded(client, django_assert_max_num_queri
         ("/federations/fed/events/OPEN-26/", 6),  # 2 for the acceptability rules
         (f"{LIST}export.csv", 3),
         ("/api/v1/federations/fed/lists/2026Q2/", 3),
-        ("/api/v1/federations/fed/players/101/", 2),
+        ("/api/v1/federations/fed/players/101/", 3),  # + his live rating
     ],
 )
 def test_query_count_limits(client, django_assert_max_num_queries, url, limit):

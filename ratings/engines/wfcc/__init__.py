@@ -1,4 +1,4 @@
-"""WFCC problem solvers' rating (RULES §4): one tournament at a time, by linear regression."""
+"""WFCC problem solvers' rating (RULES §4): a period's tournaments in order, by linear regression."""
 
 from ratings.engines.wfcc.categories import (
     CATEGORY_KT,
@@ -14,12 +14,13 @@ from ratings.engines.wfcc.categories import (
     propose_category,
 )
 from ratings.engines.wfcc.contract import (
-    params_from_json,
+    quarter_from_json,
+    quarter_to_json,
     result_to_json,
     run_json,
-    tournament_from_json,
+    tournament_to_json,
 )
-from ratings.engines.wfcc.explain import explain_solver
+from ratings.engines.wfcc.explain import explain_in_quarter, explain_solver
 from ratings.engines.wfcc.norms import (
     n1_holds,
     n2_levels,
@@ -29,13 +30,14 @@ from ratings.engines.wfcc.norms import (
     rated_countries,
 )
 from ratings.engines.wfcc.rate import (
-    ENGINE_VERSION,
     apply_floor,
     half_up_2_array,
     places,
+    rate_quarter,
     rate_tournament,
     regression_line,
     results_and_rmas,
+    with_carried_half_ratings,
 )
 from ratings.engines.wfcc.titles import (
     LEVELS,
@@ -55,6 +57,8 @@ from ratings.engines.wfcc.types import (
     RESORT_BELOW_CORRELATION,
     Line,
     NormConditions,
+    NotRated,
+    QuarterResult,
     Solver,
     SolverExplanation,
     SolverResult,
@@ -62,14 +66,18 @@ from ratings.engines.wfcc.types import (
     TournamentResult,
     WfccParams,
 )
-from ratings.engines.wfcc.validate import has_two_decimals, validate, validate_params
+from ratings.engines.wfcc.validate import (
+    UnratableTournament,
+    has_two_decimals,
+    validate,
+    validate_params,
+)
 
 __all__ = [
     "CATEGORY_KT",
     "CHAMPIONSHIPS_O",
     "CHAMPIONSHIPS_W",
     "CategoryProposal",
-    "ENGINE_VERSION",
     "KT_VALUES",
     "LEVELS",
     "Line",
@@ -80,8 +88,10 @@ __all__ = [
     "NORM_LEVELS",
     "NormConditions",
     "NormRecord",
+    "NotRated",
     "O15_MIN_STRONG",
     "O15_RATING",
+    "QuarterResult",
     "RESORT_BELOW_CORRELATION",
     "RULES",
     "Solver",
@@ -93,10 +103,12 @@ __all__ = [
     "TitleRule",
     "Tournament",
     "TournamentResult",
+    "UnratableTournament",
     "W_MIN_STRONG",
     "W_THRESHOLDS",
     "WfccParams",
     "apply_floor",
+    "explain_in_quarter",
     "explain_solver",
     "half_up_2_array",
     "has_two_decimals",
@@ -104,18 +116,21 @@ __all__ = [
     "n2_levels",
     "norm_conditions",
     "norms",
-    "params_from_json",
     "places",
     "propose_category",
     "propose_title",
     "qualified_counts",
+    "quarter_from_json",
+    "quarter_to_json",
+    "rate_quarter",
     "rate_tournament",
     "rated_countries",
     "regression_line",
     "result_to_json",
     "results_and_rmas",
     "run_json",
-    "tournament_from_json",
+    "tournament_to_json",
     "validate",
     "validate_params",
+    "with_carried_half_ratings",
 ]

@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 import numpy as np
 
 from ratings.engines.core.errors import EngineInputError
 from ratings.engines.core.rounding import half_up_2
-from ratings.engines.wfcc.rate import _full_from_halves, _line_of, apply_floor
+from ratings.engines.wfcc.rate import (
+    _full_from_halves,
+    _line_of,
+    apply_floor,
+    rate_quarter,
+    with_carried_half_ratings,
+)
 from ratings.engines.wfcc.types import SolverExplanation, Tournament, WfccParams
 from ratings.engines.wfcc.validate import validate
 
@@ -55,3 +63,19 @@ def explain_solver(
         floored=bool(perf_floored[0]) or new_floored,
         half_ratings=halves,
     )
+
+
+def explain_in_quarter(
+    tournaments: Sequence[Tournament],
+    tournament_id: str,
+    solver_id: str,
+    half_ratings: Mapping[str, tuple[float, ...]] | None = None,
+    params: WfccParams | None = None,
+) -> SolverExplanation:
+    """One solver at one tournament of a run's period, as ``rate_quarter`` rated it: the
+    half-ratings carried from the earlier tournaments of the period included."""
+    index = next((i for i, t in enumerate(tournaments) if t.id == tournament_id), None)
+    if index is None:
+        raise EngineInputError("tournament_id", f"no tournament {tournament_id!r} in the input")
+    carried = rate_quarter(tournaments[:index], half_ratings, params).half_ratings
+    return explain_solver(with_carried_half_ratings(tournaments[index], carried), solver_id, params)

@@ -1,11 +1,10 @@
 """WFCC problem solvers' rating (RULES §4): one tournament at a time, by linear regression.
 
 Public API:
+    rate_quarter(tournaments, half_ratings, params) -> QuarterResult   (what a run rates)
     rate_tournament(tournament, params=WfccParams()) -> TournamentResult
-    explain_solver(tournament, solver_id, params=WfccParams()) -> SolverExplanation
     regression_line(ratings, results, rmas) -> Line
     apply_floor(values, floor) -> (values, floored)
-    run_json(data) -> dict            (``python -m ratings.engines wfcc INPUT.json``)
 
 Per-solver arithmetic is vectorised with NumPy; sums use math.fsum so the result does not depend
 on the order of the solvers; PerfRat, ChOfRat and NewRat are rounded half-up to two decimals.
@@ -15,7 +14,8 @@ from __future__ import annotations
 
 import logging
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 import numpy as np
 
@@ -26,17 +26,16 @@ from ratings.engines.wfcc.norms import norm_conditions, norms
 from ratings.engines.wfcc.types import (
     RESORT_BELOW_CORRELATION,
     Line,
+    NotRated,
+    QuarterResult,
     SolverResult,
     Tournament,
     TournamentResult,
     WfccParams,
 )
-from ratings.engines.wfcc.validate import validate
+from ratings.engines.wfcc.validate import UnratableTournament, validate
 
 log = logging.getLogger(__name__)
-
-
-ENGINE_VERSION = "wfcc-1"
 
 
 def apply_floor(values: np.ndarray, floor: float | None) -> tuple[np.ndarray, np.ndarray]:
@@ -90,7 +89,7 @@ def regression_line(ratings: Sequence[float], results: Sequence[float], rmas: fl
     res = np.asarray(results, dtype=float)
     n = len(rat)
     if n < 2:
-        raise EngineInputError(
+        raise UnratableTournament(
             "tournament.solvers", f"needs two solvers with a full rating, has {n}"
         )
     ave_rat = math.fsum(rat) / n
@@ -100,9 +99,9 @@ def regression_line(ratings: Sequence[float], results: Sequence[float], rmas: fl
     var_rat = math.fsum(d_rat * d_rat) / n
     var_res = math.fsum(d_res * d_res) / n
     if var_rat == 0:
-        raise EngineInputError("tournament.solvers", "all full ratings are equal: no regression")
+        raise UnratableTournament("tournament.solvers", "all full ratings are equal: no regression")
     if var_res == 0:
-        raise EngineInputError(
+        raise UnratableTournament(
             "tournament.solvers",
             "all fully rated solvers have the same result: no regression; "
             "not rated, refer to the WFCC representative",
@@ -122,7 +121,7 @@ def regression_line(ratings: Sequence[float], results: Sequence[float], rmas: fl
         used_slope = (rmas - ave_res) / (max_rat - ave_rat)
         used_intercept = ave_res - used_slope * ave_rat
     if not used_slope > 0:
-        raise EngineInputError(
+        raise UnratableTournament(
             "tournament.solvers",
             f"the regression slope {used_slope!r} is not positive: "
             "not rated, refer to the WFCC representative",
@@ -244,3 +243,44 @@ def _full_from_halves(halves: tuple[float, ...]) -> float | None:
     if len(halves) < 2:
         return None
     return half_up_2(math.fsum(halves) / len(halves))
+
+
+def with_carried_half_ratings(
+    tournament: Tournament, carried: Mapping[str, tuple[float, ...]]
+) -> Tournament:
+    """A solver without a full rating brings his first carried half-rating (§4.2): the second
+    one, with this tournament's, would make his full rating."""
+    solvers = tuple(
+        s if s.rating is not None else replace(s, half_ratings=tuple(carried.get(s.id, ()))[:1])
+        for s in tournament.solvers
+    )
+    return replace(tournament, solvers=solvers)
+
+
+def rate_quarter(
+    tournaments: Sequence[Tournament],
+    half_ratings: Mapping[str, tuple[float, ...]] | None = None,
+    params: WfccParams | None = None,
+) -> QuarterResult:
+    """Rate a period's tournaments in order (§5), as a run does: each uses the ratings of the
+    list valid at its start (in ``Solver.rating``); half-ratings carry from one tournament to the
+    next, starting from ``half_ratings`` (those on the previous list). A tournament the formulas
+    cannot rate is left out and reported; bad input raises EngineInputError."""
+    carried = {sid: tuple(h) for sid, h in (half_ratings or {}).items()}
+    rated, not_rated = [], []
+    for i, tournament in enumerate(tournaments):
+        try:
+            result = rate_tournament(with_carried_half_ratings(tournament, carried), params)
+        except UnratableTournament as error:
+            not_rated.append(NotRated(tournament.id, str(error)))
+            continue
+        except EngineInputError as error:  # name the tournament of the period
+            if not error.where.startswith("tournament"):
+                raise
+            where = error.where.removeprefix("tournament")
+            raise EngineInputError(f"tournaments[{i}]{where}", error.what) from None
+        for solver in result.solvers:
+            if solver.half_ratings is not None and solver.rating is None:
+                carried[solver.id] = solver.half_ratings
+        rated.append(result)
+    return QuarterResult(tuple(rated), tuple(not_rated), carried)

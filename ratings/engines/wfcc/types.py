@@ -5,6 +5,7 @@ The Django side builds these directly; ``python -m ratings.engines wfcc`` builds
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 # A problem scores at most 5 points (R9); partial points have at most two decimals.
@@ -135,3 +136,24 @@ class SolverExplanation:
     performance: float
     floored: bool
     half_ratings: tuple[float, ...] | None = None  # without a full rating: including this one
+
+
+@dataclass(frozen=True)
+class NotRated:
+    """A tournament the formulas cannot rate ([P] §4.1): flagged for the WFCC representative."""
+
+    id: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class QuarterResult:
+    """What one run rates: the tournaments of a period in order (§5), half-ratings carried.
+
+    ``half_ratings``: per solver without a full rating, his half-ratings after the last
+    tournament (what the next tournament of the period starts from).
+    """
+
+    tournaments: tuple[TournamentResult, ...]
+    not_rated: tuple[NotRated, ...]
+    half_ratings: Mapping[str, tuple[float, ...]]

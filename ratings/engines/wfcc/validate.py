@@ -14,6 +14,12 @@ from ratings.engines.wfcc.categories import CHAMPIONSHIPS_O, CHAMPIONSHIPS_W, KT
 from ratings.engines.wfcc.types import MAX_POINTS_PER_PROBLEM, Tournament, WfccParams
 
 
+class UnratableTournament(EngineInputError):
+    """The formulas break down for this tournament ([P] §4.1: too few fully rated solvers, equal
+    ratings or results, a slope that is not positive): it is not rated and is flagged for the
+    WFCC representative. Bad input, by contrast, is a plain EngineInputError."""
+
+
 def _finite(value: object, where: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise EngineInputError(where, f"must be a number, not {value!r}")
@@ -114,11 +120,11 @@ def validate(tournament: Tournament, params: WfccParams) -> None:
             raise EngineInputError(f"{at}.time", f"must not be negative, not {solver.time!r}")
     ratings = [s.rating for s in tournament.solvers if s.rating is not None]
     if len(ratings) < 2:
-        raise EngineInputError(
+        raise UnratableTournament(
             f"{where}.solvers", f"needs at least two solvers with a full rating, has {len(ratings)}"
         )
     if min(ratings) == max(ratings):
-        raise EngineInputError(
+        raise UnratableTournament(
             f"{where}.solvers", "all full ratings are equal: the regression is undefined"
         )
 

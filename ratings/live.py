@@ -1,0 +1,179 @@
+"""Live ratings: each player's UNOFFICIAL current rating between lists.
+
+The accepted results since the federation's newest published list (the runner's window of the
+period after it) go through the same runner and engine as a rating run (`services.compute_period`),
+and the result is stored apart from lists: one `LiveRun` per federation, replaced whole by the
+next refresh, with a `LiveRating` for each player it moved and a `LiveEventRating` per event (for
+its explain). Nothing here writes a period, a run or a list, so a live rating can never reach a
+published list. Refreshed by a Celery task after an event is accepted (or an accepted one
+rejected) and nightly by beat.
+
+Known limit: while a finished period waits for its list, results of the period after it are
+not live yet (the live run continues from published lists only).
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from federation.models import Federation
+from ratings import periods
+from ratings.models import (
+    ListStatus,
+    LiveEventRating,
+    LiveRating,
+    LiveRun,
+    RatingEntry,
+    RatingList,
+    RatingPeriod,
+)
+from ratings.page_cache import bump_generation
+from tournaments.models import Event, EventStatus
+
+
+def _newest_list(federation: Federation) -> RatingList | None:
+    return (
+        RatingList.objects.filter(federation=federation, status=ListStatus.PUBLISHED)
+        .select_related("period")
+        .order_by("-period__valid_from", "-id")
+        .first()
+    )
+
+
+def live_period(federation: Federation, base: RatingList | None) -> RatingPeriod | None:
+    """The period after the newest published list (unsaved: a live run creates no period)."""
+    from ratings.services import calendar_of
+
+    calendar = calendar_of(federation)
+    if base is not None:
+        spec = periods.next_period(
+            periods.period_by_code(federation.system, base.period.code, params=calendar),
+            params=calendar,
+        )
+    else:
+        first = (
+            Event.objects.filter(federation=federation, status=EventStatus.ACCEPTED)
+            .order_by("start")
+            .first()
+        )
+        if first is None:
+            return None
+        spec = periods.period_for(federation.system, first.start, params=calendar)
+    return RatingPeriod(
+        federation=federation,
+        code=spec.code,
+        starts_on=spec.starts_on,
+        ends_on=spec.ends_on,
+        list_published_on=spec.list_published_on,
+        valid_from=spec.valid_from,
+    )
+
+
+def refresh_live(federation_id: int) -> LiveRun | None:
+    """Recompute the federation's live ratings; None when no accepted result awaits a list."""
+    from ratings.services import canonical_digest, compute_period, engine_version
+
+    with transaction.atomic():
+        # One refresh at a time per federation: the second waits, then recomputes afresh.
+        federation = Federation.objects.select_for_update().get(pk=federation_id)
+        transaction.on_commit(bump_generation)  # cached player pages show the live rating
+        LiveRun.objects.filter(federation=federation).delete()
+        base = _newest_list(federation)
+        period = live_period(federation, base)
+        if period is None:
+            return None
+        result = compute_period(federation, period, base)
+        prepared, outcome = result["prepared"], result["outcome"]
+        if not prepared.events or not outcome.event_ratings:
+            return None
+        counted = {row.event_id for row in outcome.event_ratings}
+        live = LiveRun.objects.create(
+            federation=federation,
+            base_list=base,
+            period_code=period.code,
+            computed_at=timezone.now(),
+            engine_version=engine_version(federation.system),
+            params=result["ctx"].params,
+            engine_input=prepared.engine_input,
+            input_digest=canonical_digest(prepared.engine_input),
+            events=[event.code for event in prepared.events if event.pk in counted],
+        )
+        moved = {row.player_id for row in outcome.event_ratings}
+        official = {}
+        if base is not None:
+            official = dict(
+                RatingEntry.objects.filter(rating_list=base, player_id__in=moved).values_list(
+                    "player_id", "rating"
+                )
+            )
+        LiveRating.objects.bulk_create(
+            LiveRating(
+                live_run=live,
+                player_id=e.player_id,
+                rating=e.rating,
+                rd=e.rd,
+                published_rating=e.published_rating,
+                published_rd=e.published_rd,
+                official_rating=official.get(e.player_id),
+                games=e.games,
+                provisional=e.provisional,
+                half_rating=e.half_rating,
+            )
+            for e in outcome.entries
+            if e.player_id in moved
+        )
+        LiveEventRating.objects.bulk_create(
+            LiveEventRating(
+                live_run=live,
+                event_id=r.event_id,
+                player_id=r.player_id,
+                before=r.before,
+                after=r.after,
+                before_rd=r.before_rd,
+                after_rd=r.after_rd,
+                games=r.games,
+                score=r.score,
+                details=r.details,
+            )
+            for r in outcome.event_ratings
+        )
+    return live
+
+
+def refresh_all() -> int:
+    """Every federation's live ratings (the nightly beat task); returns how many have some."""
+    return sum(
+        refresh_live(pk) is not None for pk in Federation.objects.values_list("pk", flat=True)
+    )
+
+
+def live_rating(player) -> LiveRating | None:
+    """The player's live rating, if the federation's live run moved him."""
+    return (
+        LiveRating.objects.filter(player=player)
+        .select_related("live_run__base_list__period")
+        .first()
+    )
+
+
+def live_context(live: LiveRun):
+    """The runner's context of a live run, to rebuild its input for the explain."""
+    from ratings.runners.common import Context
+
+    period = live_period(live.federation, live.base_list)
+    return Context(live.federation, period, live.base_list, dict(live.params or {}))
+
+
+def stored_input(report) -> dict:
+    """The live run's engine input (always stored), checked against a rebuild from today's
+    database (`report.inputs_match`)."""
+    from ratings.services import canonical_digest
+
+    live = report.live
+    from ratings import systems
+
+    prepared = systems.of(live.federation).runner.build(live_context(live))
+    report.inputs_match = canonical_digest(prepared.engine_input) == live.input_digest
+    report.input_stored = True
+    return live.engine_input
