@@ -45,6 +45,9 @@ class System:
     shows_grade: bool  # lists and exports carry the player's grade
     has_half_ratings: bool  # a newcomer's first rated events give half-ratings (WFCC)
     event_table: str  # the event page's table (ratings.crosstable): egd, square, games, solving
+    # The event form's fields of this system only (the admin hides other systems' fields).
+    event_fields: tuple[str, ...] = ()
+    has_rating_class: bool = False  # EGF class, WFCC category
 
     @property
     def title(self) -> str:
@@ -68,6 +71,7 @@ ICCF = System(
     shows_grade=False,
     has_half_ratings=False,
     event_table="square",
+    event_fields=("transmission", "reflection_days", "reflection_moves"),
 )
 EGF = System(
     code=RatingSystem.EGF.value,
@@ -82,6 +86,16 @@ EGF = System(
     shows_grade=True,
     has_half_ratings=False,
     event_table="egd",
+    event_fields=(
+        "basic_time_minutes",
+        "time_system",
+        "overtime_seconds",
+        "overtime_moves",
+        "fischer_bonus_seconds",
+        "handicap_reduction",
+        "komi",
+    ),
+    has_rating_class=True,
 )
 PLAYCHESS = System(
     code=RatingSystem.PLAYCHESS.value,
@@ -96,6 +110,7 @@ PLAYCHESS = System(
     shows_grade=False,
     has_half_ratings=False,
     event_table="games",
+    event_fields=(),
 )
 WFCC = System(
     code=RatingSystem.WFCC.value,
@@ -110,6 +125,8 @@ WFCC = System(
     shows_grade=False,
     has_half_ratings=True,
     event_table="solving",
+    event_fields=("kt", "championship", "solving_rules", "rounds", "days", "fairy_announced_on"),
+    has_rating_class=True,
 )
 
 ALL: tuple[System, ...] = (ICCF, EGF, PLAYCHESS, WFCC)
@@ -137,3 +154,9 @@ def get(code: str) -> System:
 
 def of(federation) -> System:
     return get(federation.system)
+
+
+def event_fields_by_system() -> dict[str, tuple[tuple[str, ...], bool]]:
+    """For tournaments (below ratings, through tournaments.ports): per system code, the event
+    fields of that system only, and whether it has a class."""
+    return {system.code: (system.event_fields, system.has_rating_class) for system in ALL}
