@@ -12,7 +12,7 @@ from datetime import date
 
 from django.db.models import Q
 
-from federation.models import FideList, FideRating, Federation, Player
+from federation.models import Federation, FideList, FideRating, Player
 from ratings.fide_rule import FideCheck, check, fide_list_date_for
 
 
