@@ -1,6 +1,7 @@
 from django.contrib import admin
 
 from federation.admin_base import AuditedAdmin
+from federation.admin_duplicates import DuplicatesMixin
 from federation.models import AuditEvent, Federation, Official, Player
 
 
@@ -16,7 +17,7 @@ class FederationAdmin(SuperuserEditsOnly, AuditedAdmin):
 
 
 @admin.register(Player)
-class PlayerAdmin(AuditedAdmin):
+class PlayerAdmin(DuplicatesMixin, AuditedAdmin):
     list_display = [
         "federation_player_id",
         "surname",
@@ -51,7 +52,7 @@ class PlayerAdmin(AuditedAdmin):
         ),
         (
             "Declared strength",
-            {"fields": ["grade", "fide_rating", "fide_list_date", "start_rating"]},
+            {"fields": ["grade", "fide_id", "fide_rating", "fide_list_date", "start_rating"]},
         ),
     ]
 

@@ -27,7 +27,7 @@ from django.db.models import Count
 from django.utils import timezone
 
 from federation import audit
-from federation.countries import ISO_3166_ALPHA2
+from federation.countries import iso_country
 from federation.grades import normalise_grade
 from federation.models import Federation, FideList, FideRating, Player, RatingSystem
 from federation.names import fold
@@ -51,8 +51,6 @@ SYSTEMS_OF_FORMAT = {
     "csv": set(RatingSystem.values),
 }
 PLAYER_FIELDS = ("surname", "given_name", "country", "club", "grade")
-# Country codes of other systems that are not ISO 3166 (EGD: UK; XX and ?? = unknown).
-COUNTRY_ALIASES = {"UK": "GB", "XX": "", "??": "", "": ""}
 PROBLEMS_KEPT = 2000  # a file of nothing but bad lines still previews in a moment
 _ID_OK = RegexValidator(r"^[A-Za-z0-9_.-]+$").regex
 
@@ -196,12 +194,6 @@ def _meta(preview: ListImportPreview, meta: ListMeta) -> None:
         preview.declared_count = meta.declared_count
 
 
-def country_of(code: str) -> str | None:
-    """ISO 3166 alpha-2 for a list's country code; None when it is no country we know."""
-    code = COUNTRY_ALIASES.get(code.upper(), code.upper())
-    return code if code == "" or code in ISO_3166_ALPHA2 else None
-
-
 def _player_values(preview: ListImportPreview, row: ListRow) -> dict[str, str] | None:
     """The Player fields of a row, or None (with the problem recorded) when it cannot be one."""
 
@@ -223,7 +215,7 @@ def _player_values(preview: ListImportPreview, row: ListRow) -> dict[str, str] |
             return bad(str(error))
     elif preview.fmt == "egd":
         return bad("no grade")
-    country = country_of(row.country)
+    country = iso_country(row.country)
     if country is None:
         preview.warnings.append(
             f"line {row.line}: country {row.country!r} is no ISO 3166 code; "

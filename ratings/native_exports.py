@@ -22,7 +22,7 @@ from tournaments.formats import egd_list, fide_list
 from tournaments.formats.player_lists import ListRow
 from tournaments.formats.solvers_list import SolverLine, write_solvers
 
-# ISO 3166 back to what the EGD writes (the reverse of list_import.COUNTRY_ALIASES).
+# ISO 3166 back to what the EGD writes (the reverse of federation.countries.ALIASES).
 EGD_COUNTRIES = {"GB": "UK"}
 
 

@@ -191,6 +191,9 @@ def list_diff(request, federation: str, period: str):
 @cached_public_page
 def player(request, federation: str, player: str):
     person = selectors.player_or_404(federation, player)
+    if person.merged_into_id:  # entered twice and merged: his page is the kept player's
+        kept = person.merged_into
+        return redirect("ratings:player", federation, kept.federation_player_id, permanent=True)
     profile = selectors.player_profile(person)
     system = person.federation.system
     points = [
