@@ -16,8 +16,10 @@ from federation.admin_base import AuditedAdmin
 from federation.models import Federation
 from federation.permissions import is_rating_officer, visible_federations
 from ratings import periods, services
+from ratings.admin_list_import import ListImportMixin
 from ratings.diff import list_diff
 from ratings.engines.errors import EngineInputError
+from ratings.fide_checks import with_players
 from ratings.models import ListStatus, RatingList, RatingPeriod, RatingRun
 
 
@@ -118,6 +120,12 @@ class RatingRunAdmin(AuditedAdmin):
     def has_delete_permission(self, request, obj=None):
         return False
 
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        run = self.get_object(request, object_id)
+        checks = (run.report or {}).get("fide_checks", []) if run else []
+        extra_context = {**(extra_context or {}), "fide_checks": with_players(checks)}
+        return super().change_view(request, object_id, form_url, extra_context)
+
     @admin.display(description="list")
     def list_link(self, run):
         rating_list = getattr(run, "rating_list", None)
@@ -159,7 +167,7 @@ class RatingRunAdmin(AuditedAdmin):
 
 
 @admin.register(RatingList)
-class RatingListAdmin(AuditedAdmin):
+class RatingListAdmin(ListImportMixin, AuditedAdmin):
     list_display = [
         "id",
         "federation",

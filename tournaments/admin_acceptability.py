@@ -205,7 +205,10 @@ class EventAcceptabilityMixin:
         open_failures = [r for r in report.unresolved_failures if not r.rule_id.endswith("-DATA")]
         if may_change and officer and open_failures:
             override_url = self._url("override", event.pk)
+        from ratings.fide_checks import event_fide_checks  # ratings builds on tournaments
+
         return {
+            "fide_checks": event_fide_checks(event, timezone.localdate()),
             "acceptability": report,
             "acceptability_rows": rows,
             "acceptability_transitions": transitions,
