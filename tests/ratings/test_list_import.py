@@ -15,6 +15,7 @@ from ratings import native_exports
 from ratings.list_import import ListImportRefused, import_player_list
 from ratings.models import ListStatus, RatingEntry, RatingList, RatingRun
 from tests.realdata_files import need
+from tournaments.egf_import import name_key
 
 pytestmark = pytest.mark.django_db
 
@@ -242,3 +243,65 @@ def test_the_real_world_list_then_again_then_its_own_export(egf):
     assert (third.new_count, len(third.updated), third.unchanged) == (0, 0, 43965)
     assert third.list_id == listing.pk
     assert RatingList.objects.filter(federation=egf).count() == 1
+    # egc2013.h9 (no PINs in it) then finds its players among them by name and country.
+    from tournaments.egf_import import preview_import
+    from tournaments.formats import egd_list
+    from tournaments.formats import egf as egf_format
+    from tournaments.formats.player_lists import collect
+
+    table_path = need("egc2013.h9")
+    preview = preview_import(federation=egf, data=table_path.read_bytes(), filename=table_path.name)
+    matched = [m for m in preview.players if m.player is not None]
+    assert {m.matched_by for m in matched} == {"name and country"}
+    with path.open("rb") as stream:
+        world = collect(egd_list.read_world_list(stream)).rows
+    table = egf_format.parse_table(table_path.read_bytes(), filename=table_path.name)
+    assert len(matched) == expected_name_matches(world, table.players) > 0.9 * len(table.players)
+    for m in matched:
+        assert name_key(m.player.surname, m.player.given_name) == name_key(m.surname, m.first_name)
+
+
+def test_after_a_run_the_egd_export_counts_the_new_tournament(egf):
+    from ratings import services
+    from tournaments.models import Event, Game
+
+    run(egf, egd_file(*ROWS), fmt="egd", publish=True)
+    aaij, aakerblom = (
+        Player.objects.get(federation_player_id=pin) for pin in ("10537560", "13286603")
+    )
+    event = Event.objects.create(
+        federation=egf,
+        name="Cup",
+        code="CUP",
+        kind="individual",
+        status="accepted",
+        rating_class="A",
+        start=date(2018, 7, 14),
+        end=date(2018, 7, 14),
+    )
+    Game.objects.create(event=event, round=1, white=aaij, black=aakerblom, result="1-0")
+    done = services.run_now(federation=egf, period_code="2018-07")
+    assert done.status == "succeeded", done.error
+    listing = services.publish_list(list_id=done.rating_list.pk)
+    text = "".join(native_exports.native_lines(listing))
+    line = next(li for li in text.splitlines() if li.startswith(" 10537560 "))
+    gor = listing.entries.get(player=aaij).published_rating
+    assert line.split()[-3:] == [str(gor), "96", "T180714"]  # 95 tournaments + this one
+    untouched = next(li for li in text.splitlines() if li.startswith(" 12949827 "))
+    assert untouched.split()[-2:] == ["5", "G061014"]
+
+
+def expected_name_matches(world_rows, table_players) -> int:
+    """Independently of the database: table players whose name (any case, accents, order) and
+    country single out one player of the world list."""
+    from collections import Counter
+
+    from federation.countries import iso_country
+    from tournaments.egf_import import name_key
+
+    keys = Counter((name_key(r.surname, r.given_name), iso_country(r.country)) for r in world_rows)
+    return sum(
+        1
+        for p in table_players
+        if keys[(name_key(p.surname, p.first_name), iso_country(p.country or ""))] == 1
+    )
