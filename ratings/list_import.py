@@ -15,6 +15,7 @@ again changes nothing (0 new, 0 updated; an identical starting list is not publi
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -117,6 +118,12 @@ class ListImportPreview:
             self.more_problems += 1
 
 
+# Lists repeat a few dozen grades and countries and many names 44,000 times: ask once each.
+_grade = functools.lru_cache(maxsize=256)(normalise_grade)
+_country = functools.lru_cache(maxsize=1024)(iso_country)
+_fold = functools.lru_cache(maxsize=65536)(fold)
+
+
 class _RolledBack(Exception):
     """Raised inside the transaction to undo a dry run or a refused import."""
 
@@ -210,12 +217,12 @@ def _player_values(preview: ListImportPreview, row: ListRow) -> dict[str, str] |
     grade = ""
     if row.grade:
         try:
-            grade = normalise_grade(row.grade)
+            grade = _grade(row.grade)
         except ValueError as error:
             return bad(str(error))
     elif preview.fmt == "egd":
         return bad("no grade")
-    country = iso_country(row.country)
+    country = _country(row.country)
     if country is None:
         preview.warnings.append(
             f"line {row.line}: country {row.country!r} is no ISO 3166 code; "
@@ -333,8 +340,8 @@ def _new_player(federation, row: ListRow, values: dict[str, str], now) -> tuple:
         row.player_id,
         values["surname"],
         values.get("given_name", ""),
-        fold(values["surname"]),
-        fold(values.get("given_name", "")),
+        _fold(values["surname"]),
+        _fold(values.get("given_name", "")),
         values.get("country", ""),
         values.get("club", ""),
         values.get("grade", ""),
@@ -401,7 +408,7 @@ def _entries(preview: ListImportPreview, rows: list[ListRow], ids: dict[str, int
 def egd_entry(row: ListRow, valid_from: date) -> dict:
     """An EGD row as the EGF runner carries it on: grade, highest grade, last tournament date,
     tournament count; listed when active on the list's date (RULES §2.5)."""
-    grade = normalise_grade(row.grade)
+    grade = _grade(row.grade)
     state = {"grade": grade, "max_grade": grade, "tournaments": row.tournaments or 0}
     last = egd_list.last_appearance_date(row.last_appearance)
     if row.last_appearance:
@@ -429,9 +436,12 @@ def _publish(preview: ListImportPreview, rows: list[ListRow], ids: dict[str, int
     published = RatingList.objects.filter(
         federation=federation, status=ListStatus.PUBLISHED
     ).select_related("run", "period")
-    same = published.filter(
-        period__code=code, run__engine="import", run__input_digest=canonical_digest(entries)
-    ).first()
+    imported = published.filter(period__code=code, run__engine="import")
+    same = (
+        imported.filter(run__input_digest=canonical_digest(entries)).first()
+        if imported.exists()  # 44,000 entries: digest them only when there is one to compare
+        else None
+    )
     if same is not None:
         preview.publication = f"the list of {code} is already published with these ratings"
         preview.list_id = same.pk
