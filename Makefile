@@ -28,8 +28,9 @@ run: install
 test: install
 	$(PY) -m pytest
 
+# make bench ONLY=iccf runs one benchmark (names: the bench_*.py modules in tests/benchmarks).
 bench: install
-	$(PY) -m tests.benchmarks.run
+	$(PY) -m tests.benchmarks.run $(ONLY)
 
 lint: install
 	$(VENV)/bin/ruff check .

@@ -47,7 +47,7 @@ class Federation(models.Model):
         return self.name
 
     def clean(self) -> None:
-        from ratings.engines.errors import EngineInputError
+        from ratings.engines.core.errors import EngineInputError
         from ratings.periods import CalendarParams
 
         params = self.params or {}

@@ -18,7 +18,7 @@ from federation.permissions import is_rating_officer, visible_federations
 from ratings import periods, services
 from ratings.admin_list_import import ListImportMixin
 from ratings.diff import list_diff
-from ratings.engines.errors import EngineInputError
+from ratings.engines.core.errors import EngineInputError
 from ratings.fide_checks import with_players
 from ratings.models import ListStatus, RatingList, RatingPeriod, RatingRun
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import date
 from html import escape
 
-from ratings.engines.rounding import half_up_int
+from ratings.engines.core.rounding import half_up_int
 
 WIDTH, HEIGHT = 640, 280
 LEFT, RIGHT, TOP, BOTTOM = 52, 16, 16, 36

@@ -19,7 +19,7 @@ from django.http import Http404
 from django.utils.translation import gettext as _
 
 from federation.models import Player
-from ratings.engines.errors import EngineInputError
+from ratings.engines.core.errors import EngineInputError
 from ratings.models import EventRating, ListStatus, RatingRun
 
 PUBLIC = (ListStatus.PUBLISHED, ListStatus.SUPERSEDED)
@@ -151,11 +151,12 @@ def _rebuild(report: ExplainReport):
 
 def _playchess(report: ExplainReport, player: Player) -> None:
     from ratings.engines import playchess as pc
+    from ratings.engines.playchess import contract as pc_json
 
     data = _rebuild(report).engine_input
     params = pc.params_from_json(data.get("params"))
-    players = [pc._player_from_json(p, f"players[{i}]") for i, p in enumerate(data["players"])]
-    games = [pc._game_from_json(g, f"games[{j}]") for j, g in enumerate(data["games"])]
+    players = [pc_json._player_from_json(p, f"players[{i}]") for i, p in enumerate(data["players"])]
+    games = [pc_json._game_from_json(g, f"games[{j}]") for j, g in enumerate(data["games"])]
     explanation = pc.explain(players, games, str(player.pk), params)
     report.breakdown = explanation
     report.recomputed = explanation.result.rating
@@ -163,13 +164,16 @@ def _playchess(report: ExplainReport, player: Player) -> None:
 
 def _iccf(report: ExplainReport, player: Player) -> None:
     from ratings.engines import iccf
+    from ratings.engines.iccf import contract as iccf_json
 
     data = _rebuild(report).engine_input
-    params = iccf._params_from_json(data.get("params"))
-    players = [iccf._player_from_json(p, f"players[{i}]") for i, p in enumerate(data["players"])]
-    games = [iccf._game_from_json(g, f"games[{j}]") for j, g in enumerate(data["games"])]
+    params = iccf_json._params_from_json(data.get("params"))
+    players = [
+        iccf_json._player_from_json(p, f"players[{i}]") for i, p in enumerate(data["players"])
+    ]
+    games = [iccf_json._game_from_json(g, f"games[{j}]") for j, g in enumerate(data["games"])]
     subs = [
-        iccf._substitution_from_json(s, f"substitutions[{k}]")
+        iccf_json._substitution_from_json(s, f"substitutions[{k}]")
         for k, s in enumerate(data.get("substitutions", []))
     ]
     explanation = iccf.explain(str(player.pk), players, games, subs, params)
@@ -222,7 +226,7 @@ def _egf(report: ExplainReport, player: Player) -> None:
 
 def _wfcc(report: ExplainReport, player: Player) -> None:
     from ratings.engines import wfcc
-    from ratings.engines.wfcc_types import Solver, Tournament
+    from ratings.engines.wfcc.types import Solver, Tournament
 
     prepared = _rebuild(report)
     base = prepared.extra.get("base", {})

@@ -13,7 +13,7 @@ import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from ratings.engines.rounding import half_up_int
+from ratings.engines.core.rounding import half_up_int
 
 FORMATS = {
     "csv": "text/csv; charset=utf-8",

@@ -45,7 +45,8 @@ from decimal import ROUND_HALF_UP, Decimal
 from functools import partial
 
 from ratings.engines import SYSTEMS
-from ratings.engines.errors import EngineInputError
+from ratings.engines.core.errors import EngineInputError
+from ratings.engines.core.months import add_months, first_of, month_index
 
 _ONE_DAY = timedelta(days=1)
 _CENT = Decimal("0.01")
@@ -92,25 +93,6 @@ class Period:
         return self.starts_on <= day <= self.ends_on
 
 
-# --- month arithmetic --------------------------------------------------------------------------
-
-
-def _month_index(day: date) -> int:
-    return day.year * 12 + day.month - 1
-
-
-def _first_of(index: int) -> date:
-    return date(index // 12, index % 12 + 1, 1)
-
-
-def add_months(day: date, months: int) -> date:
-    """``day`` moved by whole calendar months; a missing day becomes the month's last day."""
-    index = _month_index(day) + months
-    first = _first_of(index)
-    next_first = _first_of(index + 1)
-    return first.replace(day=min(day.day, (next_first - first).days))
-
-
 # --- building periods from their first window month ----------------------------------------------
 
 
@@ -120,32 +102,32 @@ def _quarter_code(valid_from: date) -> str:
 
 def _iccf(start: int, params: CalendarParams) -> Period:
     # Window months start, start+1, start+2; the list is valid from start+4 (Sep-Nov -> 1 Jan).
-    valid_from = _first_of(start + 4)
+    valid_from = first_of(start + 4)
     deadline = add_months(valid_from, -1)
     return Period(
         system="iccf",
         code=_quarter_code(valid_from),
-        starts_on=_first_of(start),
-        ends_on=_first_of(start + 3) - _ONE_DAY,
+        starts_on=first_of(start),
+        ends_on=first_of(start + 3) - _ONE_DAY,
         list_published_on=deadline.replace(day=params.iccf_publication_day),
         valid_from=valid_from,
-        valid_until=_first_of(start + 7) - _ONE_DAY,
+        valid_until=first_of(start + 7) - _ONE_DAY,
         report_deadline=deadline,
     )
 
 
 def _wfcc(start: int, params: CalendarParams) -> Period:
     # Tournaments ended (report included) in a calendar quarter -> list of the next quarter's 1st.
-    valid_from = _first_of(start + 3)
+    valid_from = first_of(start + 3)
     ends_on = valid_from - _ONE_DAY
     return Period(
         system="wfcc",
         code=_quarter_code(valid_from),
-        starts_on=_first_of(start),
+        starts_on=first_of(start),
         ends_on=ends_on,
         list_published_on=valid_from,
         valid_from=valid_from,
-        valid_until=_first_of(start + 6) - _ONE_DAY,
+        valid_until=first_of(start + 6) - _ONE_DAY,
         report_deadline=ends_on,
     )
 
@@ -153,15 +135,15 @@ def _wfcc(start: int, params: CalendarParams) -> Period:
 def _batch(system: str, start: int, params: CalendarParams) -> Period:
     # EGF snapshots and PlayChess batches: the run on the day after the window is the list day.
     months = _months_of(system, params)
-    run_day = _first_of(start + months)
+    run_day = first_of(start + months)
     return Period(
         system=system,
         code=f"{start // 12:04d}-{start % 12 + 1:02d}",
-        starts_on=_first_of(start),
+        starts_on=first_of(start),
         ends_on=run_day - _ONE_DAY,
         list_published_on=run_day,
         valid_from=run_day,
-        valid_until=_first_of(start + 2 * months) - _ONE_DAY,
+        valid_until=first_of(start + 2 * months) - _ONE_DAY,
         report_deadline=None,
     )
 
@@ -202,7 +184,7 @@ def _window_start(system: str, index: int, params: CalendarParams) -> int:
 def period_for(system: str, day: date, *, params: CalendarParams = DEFAULT_PARAMS) -> Period:
     """The period whose game/tournament window contains ``day``."""
     _check_system(system)
-    start = _window_start(system, _month_index(day), params)
+    start = _window_start(system, month_index(day), params)
     return _BUILDERS[system](start, params)
 
 
@@ -397,4 +379,4 @@ def egf_is_active(grade: str, last_tournament_date: date, list_date: date) -> bo
     if kind in "dp":
         return last_tournament_date.year >= list_date.year - 2
     months = 12 if number <= 10 else 6
-    return _month_index(last_tournament_date) >= _month_index(list_date) - months
+    return month_index(last_tournament_date) >= month_index(list_date) - months

@@ -46,7 +46,7 @@ class RunError(Exception):
 def engine_version(system: str) -> str:
     """A digest of the engine's source: a changed engine is a different version."""
     digest = hashlib.sha256()
-    for path in sorted(ENGINES_DIR.glob(f"{system}*.py")):
+    for path in sorted((ENGINES_DIR / system).glob("*.py")):
         digest.update(path.read_bytes())
     return f"{system}-{digest.hexdigest()[:12]}"
 

@@ -16,7 +16,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
-from ratings.engines.rounding import half_up_int
+from ratings.engines.core.rounding import half_up_int
 
 # Column name -> the sort key it toggles (ratings.selectors.SORTS); descending first for numbers.
 SORT_OF_COLUMN = {

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from ratings.engines.errors import EngineInputError
-from ratings.engines.rounding import half_up_int
+from ratings.engines.core.errors import EngineInputError
+from ratings.engines.core.rounding import half_up_int
 
 MAX_LINES = 200
 _RESULTS = {
@@ -200,7 +200,7 @@ class WfccForm(forms.Form):
 
 def compute_wfcc(data: dict):
     from ratings.engines import wfcc
-    from ratings.engines.wfcc_types import Solver, Tournament
+    from ratings.engines.wfcc.types import Solver, Tournament
 
     halves = () if data.get("half_rating") is None else (data["half_rating"],)
     solvers = [

@@ -1,8 +1,9 @@
 """The shipped real-data files: ../shared/realdata from the repository root (CI clones main with
-shared/ beside it; a worktree sits one level deeper)."""
+shared/ beside it; a worktree sits one level deeper; SHARED_DIR overrides)."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,10 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def realdata(name: str) -> Path:
-    for shared in (ROOT.parent / "shared", ROOT.parent.parent / "shared"):
+    candidates = [ROOT.parent / "shared", ROOT.parent.parent / "shared"]
+    if os.environ.get("SHARED_DIR"):
+        candidates.insert(0, Path(os.environ["SHARED_DIR"]))
+    for shared in candidates:
         if (shared / "realdata" / name).exists():
             return shared / "realdata" / name
     return ROOT.parent / "shared" / "realdata" / name

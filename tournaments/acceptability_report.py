@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from ratings.engines.errors import EngineInputError
+from ratings.engines.core.errors import EngineInputError
 from tournaments.acceptability import ATTESTATIONS, RuleResult, Status, check_event
 from tournaments.acceptability.types import result as make_result
 from tournaments.models import Event

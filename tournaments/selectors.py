@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from fractions import Fraction
 
-from ratings.engines.errors import EngineInputError
+from ratings.engines.core.errors import EngineInputError
 from tournaments.acceptability import egf, iccf, playchess, wfcc
 from tournaments.models import (
     AcceptanceOverride,

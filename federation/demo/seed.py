@@ -152,7 +152,7 @@ class DemoSeeder:
 
     def seed_initial_lists(self, federations: dict[str, Federation]) -> None:
         """ICCF and WFCC start from a list carried over from their previous system."""
-        from ratings.engines.rounding import half_up_int
+        from ratings.engines.core.rounding import half_up_int
         from ratings.services import import_list
 
         rng = self.rng

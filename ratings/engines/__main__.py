@@ -8,8 +8,9 @@ from __future__ import annotations
 import importlib
 import sys
 
-from ratings.engines import SYSTEMS, jsonio
-from ratings.engines.errors import EngineInputError
+from ratings.engines import SYSTEMS
+from ratings.engines.core import jsonio
+from ratings.engines.core.errors import EngineInputError
 
 USAGE = f"usage: python -m ratings.engines {{{','.join(SYSTEMS)}}} INPUT.json|-"
 

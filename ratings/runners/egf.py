@@ -8,7 +8,7 @@ from collections import defaultdict
 from datetime import date
 
 from federation.models import Player
-from ratings.engines.rounding import half_up_int
+from ratings.engines.core.rounding import half_up_int
 from ratings.periods import egf_is_active, egf_tournament_order_key
 from ratings.runners.common import (
     Context,

@@ -7,9 +7,10 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections import defaultdict
 
+from ratings.engines.core.months import add_months
 from ratings.fide_checks import as_report, fide_checks
 from ratings.models import RatingEntry, RatingPeriod
-from ratings.periods import add_months, iccf_period_for_report
+from ratings.periods import iccf_period_for_report
 from ratings.runners.common import (
     Context,
     EntryRow,

@@ -17,10 +17,10 @@ from django.db.models import Max
 
 from federation.models import Player
 from ratings.engines import wfcc as engine
-from ratings.engines.errors import EngineInputError
-from ratings.engines.rounding import half_up_int
-from ratings.engines.wfcc_titles import NormRecord, propose_title
-from ratings.engines.wfcc_types import Solver, Tournament, WfccParams
+from ratings.engines.core.errors import EngineInputError
+from ratings.engines.core.rounding import half_up_int
+from ratings.engines.wfcc.titles import NormRecord, propose_title
+from ratings.engines.wfcc.types import Solver, Tournament, WfccParams
 from ratings.models import ListStatus, RatingEntry, SolvingNorm
 from ratings.periods import wfcc_expired, wfcc_next_list_rating, wfcc_period_for_tournament
 from ratings.runners.common import (

@@ -2,7 +2,7 @@
 
 from django import template
 
-from ratings.engines.rounding import half_up_2, half_up_int
+from ratings.engines.core.rounding import half_up_2, half_up_int
 from ratings.tables import signed as _signed
 
 register = template.Library()

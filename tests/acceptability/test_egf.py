@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ratings.engines.errors import EngineInputError
+from ratings.engines.core.errors import EngineInputError
 from tournaments.acceptability import check_event, is_acceptable
 from tournaments.acceptability.egf import (
     EgfEventFacts,

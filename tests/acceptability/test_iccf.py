@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ratings import periods
-from ratings.engines.errors import EngineInputError
+from ratings.engines.core.errors import EngineInputError
 from tournaments.acceptability import check_event, is_acceptable
 from tournaments.acceptability.iccf import (
     MAX_LATE_LISTED,

@@ -4,7 +4,7 @@ from datetime import date
 
 import pytest
 
-from ratings.engines.errors import EngineInputError
+from ratings.engines.core.errors import EngineInputError
 from tournaments.acceptability import check_event, is_acceptable
 from tournaments.acceptability.playchess import PlaychessEventFacts, PlaychessGameFacts
 from tournaments.acceptability.types import Status

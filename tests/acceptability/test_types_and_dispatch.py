@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ratings.engines.errors import EngineInputError
+from ratings.engines.core.errors import EngineInputError
 from tournaments.acceptability import blocking, check_event, failing, is_acceptable
 from tournaments.acceptability.dates import add_months, quarter_start
 from tournaments.acceptability.playchess import PlaychessEventFacts

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ratings.engines.errors import EngineInputError
+from ratings.engines.core.errors import EngineInputError
 from tests.acceptability.wfcc_factory import (
     SIX_GROUPS,
     START,

@@ -6,21 +6,25 @@ Run: python -m tests.benchmarks.run egf   (or `make bench` for all benchmarks)
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 
 import numpy as np
 
 from ratings.engines import egf
-from ratings.engines.reference import egf as reference
+from ratings.engines.egf import reference as reference
 from tournaments.formats import egf as h9
 
 TOURNAMENTS = 20_000
 GAMES = 1_500_000
 POOL = 60_000
 ROOT = Path(__file__).resolve().parents[2]
+# The shared folder lies beside the checkout (CI clones main with shared/ beside it); a
+# worktree one level deeper, or SHARED_DIR, also works.
 REAL_TABLES = [
-    base / "shared" / "realdata" / "egc2013.h9" for base in (ROOT.parent, ROOT.parent.parent)
+    Path(os.environ.get("SHARED_DIR", ROOT.parent / "shared")) / "realdata" / "egc2013.h9",
+    ROOT.parent.parent / "shared" / "realdata" / "egc2013.h9",
 ]
 
 
@@ -105,3 +109,7 @@ def main() -> None:
         f"{len(table.errors)} errors; parse best of 5 {min(runs):.3f} s, "
         f"worst {max(runs):.3f} s (target < 0.2 s)"
     )
+
+
+if __name__ == "__main__":
+    main()

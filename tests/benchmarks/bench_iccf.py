@@ -11,7 +11,7 @@ import tracemalloc
 
 from ratings.engines.iccf import Game, Params, Player, Substitution, rate_arrays, to_arrays
 from ratings.engines.iccf import rate_period as engine_rate_period
-from ratings.engines.reference.iccf import rate_period_reference
+from ratings.engines.iccf.reference import rate_period_reference
 
 PLAYERS = 20_000
 GAMES = 200_000

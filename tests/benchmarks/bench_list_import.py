@@ -23,18 +23,11 @@ import time
 from datetime import date
 from pathlib import Path
 
+from tests.benchmarks.report import emit as bench
+
 DB_NAME = "fedratings_lists"
 DEFAULT_URL = f"postgres://postgres@127.0.0.1:5432/{DB_NAME}"
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def bench(name: str, value: float, unit: str, vs: str, vs_value: float) -> None:
-    ratio = value / vs_value if vs_value else float("inf")
-    print(
-        f"BENCH name={name} value={value:.3f} unit={unit} vs={vs} vs_value={vs_value:.3f} "
-        f"ratio={ratio:.2f}",
-        flush=True,
-    )
 
 
 def _psql(sql: str) -> subprocess.CompletedProcess:

@@ -13,7 +13,8 @@ import time
 import numpy as np
 
 from ratings.engines import playchess as pc
-from ratings.engines.reference import playchess as ref
+from ratings.engines.playchess import rate as pc_rate
+from ratings.engines.playchess import reference as ref
 
 PLAYERS = 20_000
 GAMES = 100_000
@@ -55,7 +56,7 @@ def best_of(runs: int, work) -> tuple[float, object]:
 def main() -> None:
     players, games = synthetic_batch()
     fast_s, fast = best_of(5, lambda: pc.rate_batch(players, games))
-    core_s, _ = best_of(5, lambda: pc._compute(players, games, pc.DEFAULT_PARAMS))
+    core_s, _ = best_of(5, lambda: pc_rate._compute(players, games, pc.DEFAULT_PARAMS))
     slow_s, slow = best_of(3, lambda: ref.rate_batch(players, games))
     got = np.array([p.rating if p.rating is not None else np.nan for p in fast.players])
     want = np.array([p.rating if p.rating is not None else np.nan for p in slow.players])

@@ -324,3 +324,7 @@ def main() -> None:
         bench_iccf(rng)
     if "egf" in parts:
         bench_egf_history(rng)
+
+
+if __name__ == "__main__":
+    main()

@@ -130,7 +130,7 @@ def load() -> None:
     from django.db import connection
 
     from federation.models import Federation, Player
-    from ratings.engines.rounding import half_up_int
+    from ratings.engines.core.rounding import half_up_int
     from ratings.models import RatingList, RatingPeriod, RatingRun
     from tournaments.models import Event
 
@@ -482,7 +482,7 @@ def main() -> None:
     port = _free_port()
     workers = max(1, os.cpu_count() or 1)
     server = start_server(
-        {**env, "DJANGO_SETTINGS_MODULE": "tests.benchmarks.bench_site_settings"}, port, workers
+        {**env, "DJANGO_SETTINGS_MODULE": "tests.benchmarks.site_settings"}, port, workers
     )
     try:
         results = measure(port, loaded["latest"])

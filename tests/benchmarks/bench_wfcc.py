@@ -6,10 +6,10 @@ from __future__ import annotations
 import random
 import time
 
-from ratings.engines.reference.wfcc import rate_tournament_reference
 from ratings.engines.wfcc import explain_solver, rate_tournament
-from ratings.engines.wfcc_types import Solver, Tournament, WfccParams
-from ratings.engines.wfcc_validate import validate
+from ratings.engines.wfcc.reference import rate_tournament_reference
+from ratings.engines.wfcc.types import Solver, Tournament, WfccParams
+from ratings.engines.wfcc.validate import validate
 
 SOLVERS = 500
 RATED = 400

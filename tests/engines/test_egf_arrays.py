@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from ratings.engines import egf
-from ratings.engines.errors import EngineInputError
+from ratings.engines.core.errors import EngineInputError
 
 
 def example_three_then_rematch() -> egf.HistoryArrays:

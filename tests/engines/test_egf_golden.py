@@ -7,9 +7,10 @@ import math
 import pytest
 
 from ratings.engines import egf
+from ratings.engines.core import grades
+from ratings.engines.core.errors import EngineInputError
+from ratings.engines.core.rounding import half_up_2, half_up_int
 from ratings.engines.egf import Game, Params, PlayerEntry, Tournament
-from ratings.engines.errors import EngineInputError
-from ratings.engines.rounding import half_up_2, half_up_int
 
 
 def duel(r_a, r_b, a_wins=True, stones_for_a=0, eps=0.016, cls="A"):
@@ -132,13 +133,13 @@ def test_one_stone_means_no_komi_fifty_points():
      ("2p", 2730), ("9p", 2940), ("30k", 100), ("25K", 100), ("15k", 600), ("5", 1600), ("3D", 2300)],
 )  # fmt: skip
 def test_grade_values(grade, rating):
-    assert egf.grade_rating(grade) == rating
+    assert grades.grade_rating(grade) == rating
 
 
 @pytest.mark.parametrize("grade", ["0k", "10d", "10p", "d", "1x", "", "100k"])
 def test_bad_grades(grade):
     with pytest.raises(ValueError):
-        egf.parse_grade(grade)
+        grades.parse_grade(grade)
 
 
 def test_new_player_starts_from_his_grade():
@@ -241,11 +242,11 @@ def test_reset_is_against_the_highest_earlier_grade():
      ("7d", "1p", False), ("1d", "2d", False), ("1k", "2d", True), ("30k", "28k", True)],
 )  # fmt: skip
 def test_reset_rule_pairs(earlier, later, reset):
-    assert egf.is_reset(egf.parse_grade(later), egf.parse_grade(earlier)) is reset
+    assert egf.is_reset(grades.parse_grade(later), grades.parse_grade(earlier)) is reset
     changes = p_of([single("T1", earlier, 0.5), single("T2", later, 0.5)])
     assert (changes[1].start == "reset") is reset
     if reset:
-        assert changes[1].before == egf.grade_rating(later)
+        assert changes[1].before == grades.grade_rating(later)
 
 
 def test_all_games_use_pre_tournament_ratings():
@@ -275,4 +276,4 @@ def test_unknown_player_and_self_play_are_rejected():
 
 def test_empty_history():
     assert egf.rate_history([]) == ()
-    assert math.isclose(egf.grade_rating("1d"), 2100.0)
+    assert math.isclose(grades.grade_rating("1d"), 2100.0)

@@ -6,8 +6,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ratings.engines import egf
+from ratings.engines.core import grades
 from ratings.engines.egf import Game, Params, PlayerEntry, Tournament
-from ratings.engines.reference import egf as reference
+from ratings.engines.egf import reference as reference
 
 GRADES = (
     [f"{k}k" for k in (30, 25, 20, 15, 10, 5, 3, 2, 1)]
@@ -90,5 +91,5 @@ def test_explanation_equals_the_engine(history, p):
 def test_ratings_stay_on_or_above_the_floor_and_drop_at_most_100(history, p):
     for t in egf.rate_history(history, p):
         for change in t.players:
-            assert change.after >= egf.FLOOR
-            assert change.after >= change.before - 100.0 or change.after == egf.FLOOR
+            assert change.after >= grades.FLOOR
+            assert change.after >= change.before - 100.0 or change.after == grades.FLOOR

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from ratings.engines.errors import EngineInputError
+from ratings.engines.core.errors import EngineInputError
 from ratings.engines.iccf import Game, Params, Player, Substitution, explain, rate_period
 
 GOOD_PLAYERS = [Player("a", 1900.0, 80.0), Player("b", 2000.0, 150.0), Player("u")]

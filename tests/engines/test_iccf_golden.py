@@ -10,7 +10,7 @@ import pytest
 
 from ratings.engines import iccf
 from ratings.engines.iccf import Game, Params, Player, explain, rate_period
-from ratings.engines.reference import iccf as reference
+from ratings.engines.iccf import reference as reference
 
 # c = 0 makes the period start keep RD 80/150/70/50, the example's pre-period values
 EXAMPLE_PARAMS = Params(c=0.0)

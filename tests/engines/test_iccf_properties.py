@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ratings.engines import iccf
-from ratings.engines.errors import EngineInputError
+from ratings.engines.core.errors import EngineInputError
 from ratings.engines.iccf import Game, Params, Player, Substitution, explain, rate_period
-from ratings.engines.reference import iccf as reference
+from ratings.engines.iccf import reference as reference
 
 TOLERANCE = 1e-9
 ratings = st.floats(500.0, 3500.0, allow_nan=False)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from ratings.engines.iccf import Game, Player, Substitution, explain, rate_period
-from ratings.engines.reference.iccf import rate_period_reference
+from ratings.engines.iccf.reference import rate_period_reference
 
 
 @pytest.fixture(params=["engine", "reference"])

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from ratings.engines import playchess as pc
-from ratings.engines.errors import EngineInputError
+from ratings.engines.core.errors import EngineInputError
 from ratings.engines.playchess import Game, KTable, Params, Player, PriorGame
 
 

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from ratings.engines import playchess as pc
 from ratings.engines.playchess import Game, KTable, Params, Player, PriorGame
-from ratings.engines.reference import playchess as ref
+from ratings.engines.playchess import reference as ref
 
 ratings = st.integers(min_value=400 * 4, max_value=2900 * 4).map(lambda q: q / 4)
 # around the thresholds that matter: new, provisional, the 10th game, g's 30 and 80 nodes

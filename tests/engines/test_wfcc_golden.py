@@ -11,10 +11,10 @@ from decimal import Decimal
 
 import pytest
 
-from ratings.engines.errors import EngineInputError
-from ratings.engines.reference.wfcc import rate_tournament_reference
+from ratings.engines.core.errors import EngineInputError
 from ratings.engines.wfcc import explain_solver, rate_tournament
-from ratings.engines.wfcc_types import Solver, Tournament, WfccParams
+from ratings.engines.wfcc.reference import rate_tournament_reference
+from ratings.engines.wfcc.types import Solver, Tournament, WfccParams
 
 ENGINES = [rate_tournament, rate_tournament_reference]
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from ratings.engines.errors import EngineInputError
-from ratings.engines.wfcc_titles import NormRecord, propose_title
+from ratings.engines.core.errors import EngineInputError
+from ratings.engines.wfcc.titles import NormRecord, propose_title
 
 GM_AT_WCSC = NormRecord("GM", at_wcsc_or_ecsc=True)
 GM = NormRecord("GM")

@@ -107,7 +107,8 @@ def test_cli_prints_the_engine_input(egc2013):
 
 def test_real_table_rates_like_the_reference(egc2013):
     from ratings.engines import egf
-    from ratings.engines.reference import egf as reference
+    from ratings.engines.core import grades
+    from ratings.engines.egf import reference
 
     tournaments = egf.tournaments_from_json(h9.engine_input(egc2013)["tournaments"])
     (fast,) = egf.rate_history(tournaments)
@@ -117,7 +118,7 @@ def test_real_table_rates_like_the_reference(egc2013):
     for x, y in zip(fast.players, slow.players, strict=True):
         assert abs(x.after - y.after) <= 1e-9
         assert x.after >= x.before - 100.0 and x.after >= 100.0
-        assert x.before == egf.grade_rating(egc2013.players[int(x.id) - 1].grade)
+        assert x.before == grades.grade_rating(egc2013.players[int(x.id) - 1].grade)
 
 
 # ----------------------------------------------------------------------------- hand-made tables

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from ratings.engines import egf, jsonio, playchess
-from ratings.engines.errors import EngineInputError
-from ratings.engines.rounding import half_up_2, half_up_int
+from ratings.engines import egf, playchess
+from ratings.engines.core import jsonio
+from ratings.engines.core.errors import EngineInputError
+from ratings.engines.core.rounding import half_up_2, half_up_int
 
 
 def test_a_5000_digit_integer_is_refused_not_a_valueerror():

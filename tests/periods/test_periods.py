@@ -6,7 +6,7 @@ from datetime import date, timedelta
 
 import pytest
 
-from ratings.engines.errors import EngineInputError
+from ratings.engines.core.errors import EngineInputError
 from ratings.periods import (
     CalendarParams,
     add_months,

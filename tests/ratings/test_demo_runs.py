@@ -73,7 +73,7 @@ def test_iccf_entries_carry_rd_and_published_integers(rated_demo):
 
 
 def test_wfcc_two_half_ratings_make_a_full_rating(rated_demo):
-    from ratings.engines.rounding import half_up_2
+    from ratings.engines.core.rounding import half_up_2
 
     q1 = _published("wfcc").get(period__code="2026Q1")
     imported = set(

@@ -90,7 +90,7 @@ def make_list(
     games: int = 3,
 ) -> RatingList:
     """Entries ranked by rating (highest first); `unlisted` players are kept but not shown."""
-    from ratings.engines.rounding import half_up_int
+    from ratings.engines.core.rounding import half_up_int
 
     run = RatingRun.objects.create(federation=federation, period=period, status=RunStatus.SUCCEEDED)
     rating_list = RatingList.objects.create(

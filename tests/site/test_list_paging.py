@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ratings.engines.rounding import half_up_int
+from ratings.engines.core.rounding import half_up_int
 from tests.site.factories import make_federation, make_list, make_period, make_players
 
 pytestmark = pytest.mark.django_db

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from ratings.engines.errors import EngineInputError
+from ratings.engines.core.errors import EngineInputError
 from tournaments.acceptability import egf, iccf, playchess, wfcc
 from tournaments.acceptability.types import (
     RuleResult,

@@ -19,7 +19,7 @@ from datetime import date
 from decimal import Decimal
 from fractions import Fraction
 
-from ratings.engines.errors import EngineInputError
+from ratings.engines.core.errors import EngineInputError
 from tournaments.acceptability.types import RuleResult, Status, result
 
 SYSTEMS = ("sudden_death", "byoyomi", "canadian", "fischer")

@@ -18,7 +18,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from ratings import periods
-from ratings.engines.errors import EngineInputError
+from ratings.engines.core.errors import EngineInputError
 from tournaments.acceptability.types import RuleResult, Status, result
 
 TRANSMISSIONS = ("postal", "electronic")

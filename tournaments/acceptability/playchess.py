@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from ratings.engines.errors import EngineInputError
+from ratings.engines.core.errors import EngineInputError
 from tournaments.acceptability.types import RuleResult, Status, plural, result
 
 FINISHED_RESULTS = ("1-0", "0-1", "1/2-1/2")

@@ -3,7 +3,7 @@ from django.utils import timezone
 
 from federation.models import Federation
 from ratings import periods, services
-from ratings.engines.errors import EngineInputError
+from ratings.engines.core.errors import EngineInputError
 from ratings.models import RunStatus
 
 

@@ -6,7 +6,7 @@ import json
 import math
 from typing import Any
 
-from ratings.engines.errors import EngineInputError
+from ratings.engines.core.errors import EngineInputError
 
 
 def _reject_constant(name: str) -> Any:

@@ -21,172 +21,21 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
 
 import numpy as np
 
-from ratings.engines import jsonio
-from ratings.engines.errors import EngineInputError
-from ratings.engines.rounding import half_up_int
+from ratings.engines.core.errors import EngineInputError
+from ratings.engines.playchess.types import (
+    DEFAULT_PARAMS,
+    BatchResult,
+    Game,
+    GameResult,
+    KTable,
+    Params,
+    Player,
+    PlayerResult,
+)
 
-# ---------------------------------------------------------------------------------------------
-# Plain data
-
-
-@dataclass(frozen=True, slots=True)
-class KTable:
-    """k = r·g as data (RULES §3.3, [P][S]): piecewise-linear nodes (x, value), flat outside.
-
-    The defaults are the ICCF/IECG table: r = 20 up to 2000, 70 − Ro/40 between, 10 from 2400;
-    g = 1.25 up to 30 games, 1.4 − N/200 between, 1 from 80 games.
-    """
-
-    r_nodes: tuple[tuple[float, float], ...] = ((2000.0, 20.0), (2400.0, 10.0))
-    g_nodes: tuple[tuple[float, float], ...] = ((30.0, 1.25), (80.0, 1.0))
-
-
-@dataclass(frozen=True, slots=True)
-class Params:
-    entry_rating: float = 1500.0  # PLAYCHESS_DEFAULT_ENTRY_RATING (§3.2)
-    k_table: KTable = KTable()  # PLAYCHESS_K_TABLE (§3.3)
-    cutoff: float = 400.0  # the 400-point cut-off (official)
-    established_games: int = 10  # established from this many finished rated games (official)
-
-
-DEFAULT_PARAMS = Params()
-
-
-@dataclass(frozen=True, slots=True)
-class PriorGame:
-    """One earlier provisional game as stored: the clamped opponent rating used, and the points."""
-
-    opponent_rating: float
-    result: float
-
-
-@dataclass(frozen=True, slots=True)
-class Player:
-    """A player before the batch.
-
-    rating None = unrated (enters at Params.entry_rating); a rating with games == 0 is a declared
-    entry rating. A provisional player with games > 0 brings his earlier provisional games either
-    as totals (score = points, opponents = Σ opponent ratings used) or as history.
-    """
-
-    id: str
-    rating: float | None = None
-    games: int = 0
-    score: float | None = None
-    opponents: float | None = None
-    history: tuple[PriorGame, ...] | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Game:
-    white: str
-    black: str
-    result: float  # White's points: 1, 0.5, 0
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerResult:
-    id: str
-    rating: float | None  # unrounded; None = still unrated (no game, no declared rating)
-    games: int
-    provisional: bool
-    score: float | None = None  # provisional only: totals over all provisional games so far
-    opponents: float | None = None
-
-    @property
-    def published_rating(self) -> int | None:
-        return None if self.rating is None else half_up_int(self.rating)
-
-
-class GameResult(NamedTuple):
-    """Per game: the opponent rating each side's calculation used (clamped), and how it was rated.
-
-    *_change is the game's dR for a side rated as established, None for a provisional side (its
-    rating is recomputed from all games, there is no per-game change). A NamedTuple rather than a
-    dataclass: a batch has 100,000s of these and tuples are built several times faster.
-    """
-
-    white_opponent_rating: float
-    black_opponent_rating: float
-    white_provisional: bool
-    black_provisional: bool
-    white_change: float | None
-    black_change: float | None
-
-
-@dataclass(frozen=True, slots=True)
-class BatchResult:
-    players: tuple[PlayerResult, ...]
-    games: tuple[GameResult, ...]
-
-
-# Explanation ("explain my change", what-if calculator)
-
-
-@dataclass(frozen=True, slots=True)
-class ProvisionalGame:
-    game: int  # index into the batch's games
-    opponent: str
-    opponent_rating: float  # the opponent's pre-batch rating
-    opponent_rating_used: float  # clamped to the player's pre-batch rating ± cutoff
-    result: float
-
-
-@dataclass(frozen=True, slots=True)
-class ProvisionalPart:
-    rating_reference: float  # R_ref: the player's rating before the batch (clamp centre)
-    games: int  # N: all provisional games so far, including this batch's
-    score: float  # points over those games
-    opponents: float  # Σ opponent ratings used over those games
-    rc: float
-    p: float
-    f: float
-    dp: float
-    rating: float  # Rp = Rc + D(p)·F
-    steps: tuple[ProvisionalGame, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class EstablishedGame:
-    game: int
-    opponent: str
-    opponent_rating: float
-    opponent_rating_used: float  # clamped to Ro ± cutoff
-    result: float
-    r: float
-    g: float
-    k: float
-    d: float  # clamp(Ro − R_opp, ±cutoff)
-    we: float
-    dr: float
-
-
-@dataclass(frozen=True, slots=True)
-class EstablishedPart:
-    rating_before: float  # Ro (after the 10th game if the batch was split)
-    games_before: int  # N for g
-    r: float
-    g: float
-    k: float
-    rating: float  # Rn = Ro + Σ dR
-    steps: tuple[EstablishedGame, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Explanation:
-    player: str
-    rating_before: float | None
-    games_before: int
-    provisional: ProvisionalPart | None
-    established: EstablishedPart | None
-    result: PlayerResult
-
-
-# ---------------------------------------------------------------------------------------------
 # Formulas (elementwise on arrays; the reference has the scalar versions)
 
 
@@ -216,15 +65,14 @@ def _interpolate(x: np.ndarray, nodes: tuple[tuple[float, float], ...]) -> np.nd
     return np.interp(x, xs, ys)
 
 
-def rating_coefficient(rating: np.ndarray, table: KTable = KTable()) -> np.ndarray:
+def rating_coefficient(rating: np.ndarray, table: KTable = DEFAULT_PARAMS.k_table) -> np.ndarray:
     return _interpolate(np.asarray(rating, dtype=float), table.r_nodes)
 
 
-def experience_coefficient(games: np.ndarray, table: KTable = KTable()) -> np.ndarray:
+def experience_coefficient(games: np.ndarray, table: KTable = DEFAULT_PARAMS.k_table) -> np.ndarray:
     return _interpolate(np.asarray(games, dtype=float), table.g_nodes)
 
 
-# ---------------------------------------------------------------------------------------------
 # Validation (shared by rate_batch and run_json: `where` names the JSON entry)
 
 
@@ -322,7 +170,6 @@ def _game_arrays(
     return white, black, result
 
 
-# ---------------------------------------------------------------------------------------------
 # The engine
 
 
@@ -527,7 +374,7 @@ def _game_results(c: _Computation) -> list[GameResult]:
 
 
 def rate_batch(
-    players: Sequence[Player], games: Sequence[Game], params: Params = Params()
+    players: Sequence[Player], games: Sequence[Game], params: Params = DEFAULT_PARAMS
 ) -> BatchResult:
     """Rate one batch. Raises EngineInputError on bad input (where = players[i] / games[j])."""
     c = _compute(players, games, params)
@@ -537,237 +384,3 @@ def rate_batch(
         ),
         games=tuple(_game_results(c)),
     )
-
-
-def explain(
-    players: Sequence[Player], games: Sequence[Game], player_id: str, params: Params = Params()
-) -> Explanation:
-    """Per-game quantities of one player in one batch, read from the same computation that
-    rate_batch runs (so they equal the engine's numbers bit for bit)."""
-    c = _compute(players, games, params)
-    ids = [p.id for p in players]
-    try:
-        who = ids.index(player_id)
-    except ValueError:
-        raise EngineInputError("player_id", f"unknown player {player_id!r}") from None
-    mine = np.flatnonzero(c.player == who).tolist()
-    prov_steps, est_steps = [], []
-    for e in mine:
-        common = dict(
-            game=int(c.game[e]),
-            opponent=ids[int(c.opponent[e])],
-            opponent_rating=float(c.opponent_rating[e]),
-            opponent_rating_used=float(c.opponent_used[e]),
-            result=float(c.points[e]),
-        )
-        if c.provisional[e]:
-            prov_steps.append(ProvisionalGame(**common))
-        else:
-            est_steps.append(
-                EstablishedGame(
-                    **common,
-                    r=float(c.r[who]),
-                    g=float(c.g[who]),
-                    k=float(c.k[who]),
-                    d=float(c.d[e]),
-                    we=float(c.we[e]),
-                    dr=float(c.dr[e]),
-                )
-            )
-    provisional = None
-    if prov_steps:
-        provisional = ProvisionalPart(
-            rating_reference=float(c.rating_before[who]),
-            games=int(c.games_after_prov[who]),
-            score=float(c.score[who]),
-            opponents=float(c.opponents[who]),
-            rc=float(c.rc[who]),
-            p=float(c.p[who]),
-            f=float(c.f[who]),
-            dp=float(c.dp[who]),
-            rating=float(c.ro[who]),
-            steps=tuple(prov_steps),
-        )
-    established = None
-    if est_steps:
-        established = EstablishedPart(
-            rating_before=float(c.ro[who]),
-            games_before=int(c.n_est[who]),
-            r=float(c.r[who]),
-            g=float(c.g[who]),
-            k=float(c.k[who]),
-            rating=float(c.rating_after[who]),
-            steps=tuple(est_steps),
-        )
-    player = players[who]
-    return Explanation(
-        player=player_id,
-        rating_before=player.rating,
-        games_before=player.games,
-        provisional=provisional,
-        established=established,
-        result=_player_result(player, c, who, params.established_games),
-    )
-
-
-# ---------------------------------------------------------------------------------------------
-# JSON contract
-
-
-def _optional_number(obj: dict, key: str, where: str) -> float | None:
-    return None if obj.get(key) is None else jsonio.require_number(obj[key], f"{where}.{key}")
-
-
-MAX_COUNT = 10**9  # games a player has played: far beyond any real count
-
-
-def _require_count(value: Any, where: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise EngineInputError(where, f"must be a whole number, not {value!r}")
-    if value > MAX_COUNT:  # beyond int64 NumPy would raise OverflowError
-        raise EngineInputError(where, f"must be at most {MAX_COUNT:,}, not {value!r}")
-    return value
-
-
-_PARAM_KEYS = {"entry_rating", "k_table", "cutoff", "established_games"}
-
-
-def _nodes_from_json(value: Any, where: str) -> tuple[tuple[float, float], ...]:
-    nodes = []
-    for i, node in enumerate(jsonio.require_list(value, where)):
-        pair = jsonio.require_list(node, f"{where}[{i}]")
-        if len(pair) != 2:
-            raise EngineInputError(f"{where}[{i}]", "must be a pair [x, value]")
-        nodes.append(
-            (
-                jsonio.require_number(pair[0], f"{where}[{i}][0]"),
-                jsonio.require_number(pair[1], f"{where}[{i}][1]"),
-            )
-        )
-    return tuple(nodes)
-
-
-def params_from_json(value: Any) -> Params:
-    obj = jsonio.require_object({} if value is None else value, "params")
-    unknown = sorted(set(obj) - _PARAM_KEYS)
-    if unknown:
-        raise EngineInputError(f"params.{unknown[0]}", "unknown parameter")
-    defaults = Params()
-    table = defaults.k_table
-    if "k_table" in obj:
-        kt = jsonio.require_object(obj["k_table"], "params.k_table")
-        extra = sorted(set(kt) - {"r", "g"})
-        if extra:
-            raise EngineInputError(f"params.k_table.{extra[0]}", "unknown key (use r and g)")
-        table = KTable(
-            r_nodes=_nodes_from_json(kt["r"], "params.k_table.r") if "r" in kt else table.r_nodes,
-            g_nodes=_nodes_from_json(kt["g"], "params.k_table.g") if "g" in kt else table.g_nodes,
-        )
-    return Params(
-        entry_rating=defaults.entry_rating
-        if obj.get("entry_rating") is None
-        else jsonio.require_number(obj["entry_rating"], "params.entry_rating"),
-        k_table=table,
-        cutoff=defaults.cutoff
-        if obj.get("cutoff") is None
-        else jsonio.require_number(obj["cutoff"], "params.cutoff", positive=True),
-        established_games=defaults.established_games
-        if obj.get("established_games") is None
-        else _require_count(obj["established_games"], "params.established_games"),
-    )
-
-
-def _player_from_json(value: Any, where: str) -> Player:
-    obj = jsonio.require_object(value, where)
-    history = None
-    if obj.get("history") is not None:
-        history = []
-        for i, item in enumerate(jsonio.require_list(obj["history"], f"{where}.history")):
-            at = f"{where}.history[{i}]"
-            item = jsonio.require_object(item, at)
-            history.append(
-                PriorGame(
-                    opponent_rating=jsonio.require_number(
-                        item.get("opponent_rating"), f"{at}.opponent_rating"
-                    ),
-                    result=jsonio.require_result(item.get("result"), f"{at}.result"),
-                )
-            )
-        history = tuple(history)
-    return Player(
-        id=jsonio.require_id(obj.get("id"), f"{where}.id"),
-        rating=_optional_number(obj, "rating", where),
-        games=0 if obj.get("games") is None else _require_count(obj["games"], f"{where}.games"),
-        score=_optional_number(obj, "score", where),
-        opponents=_optional_number(obj, "opponents", where),
-        history=history,
-    )
-
-
-def _game_from_json(value: Any, where: str) -> Game:
-    obj = jsonio.require_object(value, where)
-    return Game(
-        white=jsonio.require_id(obj.get("white"), f"{where}.white"),
-        black=jsonio.require_id(obj.get("black"), f"{where}.black"),
-        result=jsonio.require_result(obj.get("result"), f"{where}.result"),
-    )
-
-
-def _player_to_json(result: PlayerResult) -> dict:
-    out: dict[str, Any] = {"id": result.id}
-    if result.rating is not None:
-        out["rating"] = result.rating
-    out["games"] = result.games
-    if result.provisional:
-        out["score"] = result.score
-        out["opponents"] = result.opponents
-    out["provisional"] = result.provisional
-    if result.rating is not None:
-        out["published_rating"] = result.published_rating
-    return out
-
-
-def _game_to_json(result: GameResult) -> dict:
-    return {
-        "white_opponent_rating": result.white_opponent_rating,
-        "black_opponent_rating": result.black_opponent_rating,
-        "white_provisional": result.white_provisional,
-        "black_provisional": result.black_provisional,
-        "white_change": result.white_change,
-        "black_change": result.black_change,
-    }
-
-
-def run_json(data: dict) -> dict:
-    """The CLI contract (a thin wrapper around rate_batch).
-
-    input:  {"params": {"entry_rating": 1500, "cutoff": 400, "established_games": 10,   (optional)
-                        "k_table": {"r": [[2000, 20], [2400, 10]], "g": [[30, 1.25], [80, 1]]}},
-             "players": [{"id": "a", "rating": 2200.0, "games": 40},
-                         {"id": "b", "rating": 2000.0, "games": 5, "score": 2.5, "opponents": 10000.0},
-                         {"id": "d", "rating": 1900.0, "games": 2,
-                          "history": [{"opponent_rating": 1850.0, "result": 1}, ...]},
-                         {"id": "c"}],
-             "games": [{"white": "b", "black": "a", "result": 1}, ...]}        (finish order)
-    output: {"players": [{"id", "rating"?, "games", "score"?, "opponents"?, "provisional",
-                          "published_rating"?}, ...],                          (input order)
-             "games": [{"white_opponent_rating", "black_opponent_rating", "white_provisional",
-                        "black_provisional", "white_change", "black_change"}, ...]}
-    rating/published_rating are absent for a player still unrated; score/opponents are present
-    while provisional. *_change is null for a side rated provisionally.
-    """
-    data = jsonio.require_object(data, "input")
-    params = params_from_json(data.get("params"))
-    players = [
-        _player_from_json(p, f"players[{i}]")
-        for i, p in enumerate(jsonio.require_list(data.get("players"), "players"))
-    ]
-    games = [
-        _game_from_json(g, f"games[{j}]")
-        for j, g in enumerate(jsonio.require_list(data.get("games", []), "games"))
-    ]
-    result = rate_batch(players, games, params)
-    return {
-        "players": [_player_to_json(p) for p in result.players],
-        "games": [_game_to_json(g) for g in result.games],
-    }

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ratings.engines.wfcc_types import (
+from ratings.engines.wfcc.types import (
     N1_MIN_COUNTRIES,
     N1_MIN_RATED,
     N2_MIN_QUALIFIED,

@@ -1,5 +1,5 @@
 """JSON in and out for ``python -m ratings.engines wfcc INPUT.json`` (types only; the rules are
-checked by ``wfcc_validate`` on the dataclasses, for the Django side as well).
+checked by ``wfcc.validate`` on the dataclasses, for the Django side as well).
 
 input:  {"params": {"floor": 0},                                               (optional)
          "tournament": {"id": "ECSC-2026", "kt": 4, "multi_location": false,
@@ -13,9 +13,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from ratings.engines.errors import EngineInputError
-from ratings.engines.jsonio import require_id, require_list, require_number, require_object
-from ratings.engines.wfcc_types import Solver, Tournament, TournamentResult, WfccParams
+from ratings.engines.core.errors import EngineInputError
+from ratings.engines.core.jsonio import require_id, require_list, require_number, require_object
+from ratings.engines.wfcc.rate import rate_tournament
+from ratings.engines.wfcc.types import Solver, Tournament, TournamentResult, WfccParams
+
+
+def run_json(data: dict) -> dict:
+    """The JSON contract of ``python -m ratings.engines wfcc``; the shapes are above."""
+    params = params_from_json(data)
+    return result_to_json(rate_tournament(tournament_from_json(data), params))
+
 
 _TOP_KEYS = {"params", "tournament"}
 _PARAM_KEYS = {"floor"}

@@ -9,8 +9,8 @@ from __future__ import annotations
 import math
 from decimal import Decimal
 
-from ratings.engines.errors import EngineInputError
-from ratings.engines.wfcc_types import KT_VALUES, MAX_POINTS_PER_PROBLEM, Tournament, WfccParams
+from ratings.engines.core.errors import EngineInputError
+from ratings.engines.wfcc.types import KT_VALUES, MAX_POINTS_PER_PROBLEM, Tournament, WfccParams
 
 
 def _finite(value: object, where: str) -> float:

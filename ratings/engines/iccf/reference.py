@@ -10,14 +10,14 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ratings.engines.iccf import (
+from ratings.engines.core.rounding import half_up_int
+from ratings.engines.iccf.types import (
     GameExplanation,
     Params,
     PlayerExplanation,
     PlayerResult,
     SubstituteDecision,
 )
-from ratings.engines.rounding import half_up_int
 
 SCALE = 173.7
 BETA0 = 1.0986

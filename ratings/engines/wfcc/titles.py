@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ratings.engines.errors import EngineInputError
-from ratings.engines.rounding import half_up_int
+from ratings.engines.core.errors import EngineInputError
+from ratings.engines.core.rounding import half_up_int
 
 LEVELS = ("GM", "IM", "FM")  # highest first
 

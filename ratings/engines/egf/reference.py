@@ -9,18 +9,14 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from ratings.engines.egf import (
-    CLASS_WEIGHTS,
+from ratings.engines.core.grades import FLOOR, Grade, parse_grade
+from ratings.engines.egf.rate import CLASS_WEIGHTS, MAX_DROP, is_reset
+from ratings.engines.egf.types import (
     DEFAULT_PARAMS,
-    FLOOR,
-    MAX_DROP,
-    Grade,
     Params,
     PlayerChange,
     Tournament,
     TournamentChange,
-    is_reset,
-    parse_grade,
 )
 
 # Table II as printed: GoR -> con.

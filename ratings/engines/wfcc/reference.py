@@ -12,10 +12,10 @@ from decimal import Decimal
 
 import numpy as np
 
-from ratings.engines.errors import EngineInputError
-from ratings.engines.rounding import half_up_2, half_up_int
-from ratings.engines.wfcc import apply_floor
-from ratings.engines.wfcc_types import (
+from ratings.engines.core.errors import EngineInputError
+from ratings.engines.core.rounding import half_up_2, half_up_int
+from ratings.engines.wfcc.rate import apply_floor
+from ratings.engines.wfcc.types import (
     Line,
     NormConditions,
     SolverResult,
@@ -23,7 +23,7 @@ from ratings.engines.wfcc_types import (
     TournamentResult,
     WfccParams,
 )
-from ratings.engines.wfcc_validate import validate
+from ratings.engines.wfcc.validate import validate
 
 GM_IM_FM = ("GM", "IM", "FM")
 QUALIFYING_RATING = {"GM": 2550.0, "IM": 2450.0, "FM": 2350.0}

@@ -2,6 +2,6 @@
 
 from federation.settings import *  # noqa: F403
 
-ROOT_URLCONF = "tests.benchmarks.bench_site_urls"
+ROOT_URLCONF = "tests.benchmarks.site_urls"
 DEBUG = False
 LOGGING = {"version": 1, "disable_existing_loggers": False}

@@ -5,18 +5,15 @@ ratings carry over, new players start from their declared grade and a player who
 is reset (§2.1). The per-game arithmetic runs as NumPy operations over whole tournaments, and
 tournaments without a common player are rated together in "waves" (``_levels``), so a long
 history is a Python loop over waves, never over games.
-``ratings.engines.reference.egf`` is the formula-shaped scalar version the tests compare with.
+``ratings.engines.egf.reference`` is the formula-shaped scalar version the tests compare with.
 
 API: ``rate_history`` (dataclasses in and out), ``rate_arrays`` (columns in and out, for bulk
-database work), ``explain_player`` (every per-game quantity), ``run_json`` (the CLI contract).
+database work).
 """
 
 from __future__ import annotations
 
-import gc
-import re
 from collections.abc import Mapping, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from operator import attrgetter
@@ -24,13 +21,20 @@ from typing import Any
 
 import numpy as np
 
-from ratings.engines import jsonio
-from ratings.engines.errors import EngineInputError
+from ratings.engines.core.errors import EngineInputError
+from ratings.engines.core.grades import FLOOR, Grade, parse_grade
+from ratings.engines.egf.types import (
+    DEFAULT_PARAMS,
+    HistoryArrays,
+    Params,
+    RatedHistory,
+    Tournament,
+    TournamentChange,
+)
 
-EPSILON = 0.016  # official (RULES §2.2, setting EGF_EPSILON)
 CLASS_WEIGHTS: Mapping[str, float] = {"A": 1.0, "B": 0.75, "C": 0.5, "D": 0.25}
-FLOOR = 100.0  # bottom value of GoR
 MAX_DROP = 100.0  # a rating drops by at most this much at one tournament
+
 
 # Table II: con at GoR 100, 200, ..., 2700 (116 at/below 100, 10 above 2700).
 CON_NODES = np.arange(100.0, 2701.0, 100.0)
@@ -39,61 +43,6 @@ CON_VALUES = np.array(
     + [43, 39, 35, 31, 27, 24, 21, 18, 15, 13, 11, 10],
     dtype=float,
 )
-
-
-# --------------------------------------------------------------------------------------- grades
-
-_GRADE = re.compile(r"^(\d{1,2})([kdp]?)$")
-
-
-@dataclass(frozen=True, order=True)
-class Grade:
-    """A professed grade. ``kind`` is ``k`` (kyu), ``d`` (dan) or ``p`` (professional)."""
-
-    number: int
-    kind: str
-
-    @property
-    def nominal(self) -> int:
-        """The grade's GoR before the floor: 1d = 2100, 100 per grade, 1p = 2700, 30 per pro grade."""
-        if self.kind == "k":
-            return 2100 - 100 * self.number
-        if self.kind == "d":
-            return 2000 + 100 * self.number
-        return 2670 + 30 * self.number
-
-    @property
-    def rating(self) -> float:
-        """Starting GoR of a new (or reset) player: weaker than 20k starts at the floor."""
-        return max(float(self.nominal), FLOOR)
-
-    @property
-    def steps(self) -> int:
-        """Grade steps for implicit handicaps (§2.8): kyu k -> -k, dan d -> d - 1, pro as 7d."""
-        if self.kind == "k":
-            return -self.number
-        if self.kind == "d":
-            return self.number - 1
-        return 6
-
-    def __str__(self) -> str:
-        return f"{self.number}{self.kind}"
-
-
-@lru_cache(maxsize=512)
-def parse_grade(text: str) -> Grade:
-    """``5k``, ``5K``, ``7d``, ``1p``; a bare number is kyu. Raises ValueError when malformed."""
-    match = _GRADE.match(text.strip().lower()) if isinstance(text, str) else None
-    if match is None:
-        raise ValueError(f"grade must look like 5k, 2d or 1p, not {text!r}")
-    number, kind = int(match.group(1)), match.group(2) or "k"
-    if number < 1 or (kind != "k" and number > 9):
-        raise ValueError(f"grade {text!r} is out of range (1-99 kyu, 1-9 dan, 1-9 pro)")
-    return Grade(number, kind)
-
-
-def grade_rating(grade: str) -> float:
-    return parse_grade(grade).rating
 
 
 @lru_cache(maxsize=512)
@@ -115,9 +64,6 @@ def is_reset(grade: Grade, highest_before: Grade | None) -> bool:
     return gain >= 200
 
 
-# ----------------------------------------------------------------------------------- formulas
-
-
 def a_of(rating: np.ndarray | float) -> np.ndarray:
     """a(R) = 205 - R/20 on [100, 2700]; 200 below, 70 above (Table II, exactly linear)."""
     return 205.0 - np.clip(rating, 100.0, 2700.0) / 20.0
@@ -134,97 +80,6 @@ def handicap_shift(stones: np.ndarray | int) -> np.ndarray:
     return np.where(stones >= 1, 100.0 * (stones - 0.5), 0.0)
 
 
-# ------------------------------------------------------------------------------------ input types
-
-
-@dataclass(frozen=True)
-class Params:
-    epsilon: float = EPSILON
-    weight_before_cap: bool = True  # setting EGF_WEIGHT_BEFORE_CAP (§2.3)
-
-
-DEFAULT_PARAMS = Params()
-
-
-@dataclass(frozen=True)
-class PlayerEntry:
-    """A player of one tournament. ``rating``: his GoR before it, if the caller knows it."""
-
-    id: str
-    grade: str
-    rating: float | None = None
-
-
-@dataclass(frozen=True)
-class Game:
-    """One played, rated game. ``result`` is White's score (1, 0.5, 0); Black receives ``handicap``."""
-
-    white: str
-    black: str
-    result: float
-    handicap: int = 0
-
-
-@dataclass(frozen=True)
-class Tournament:
-    id: str
-    tournament_class: str  # A, B, C or D
-    date: str | None
-    players: tuple[PlayerEntry, ...]
-    games: tuple[Game, ...]
-
-
-# ---------------------------------------------------------------------------------- output types
-
-
-@dataclass(frozen=True)
-class PlayerChange:
-    """``start`` tells where ``before`` came from: given, carried, grade (new player) or reset."""
-
-    id: str
-    before: float
-    after: float
-    games: int
-    start: str
-
-
-@dataclass(frozen=True)
-class TournamentChange:
-    id: str
-    players: tuple[PlayerChange, ...]
-
-
-@dataclass(frozen=True)
-class GameExplanation:
-    opponent: str
-    colour: str  # "w" or "b"
-    handicap: int  # stones received by Black
-    score: float  # the player's own result: 1, 0.5, 0
-    rating: float  # own pre-tournament rating
-    opponent_rating: float
-    adjusted: float  # own rating shifted by the handicap he received
-    opponent_adjusted: float
-    a: float
-    con: float
-    expected: float  # SE
-    change: float  # dR = con (score - SE), before the class weight
-
-
-@dataclass(frozen=True)
-class PlayerExplanation:
-    id: str
-    before: float
-    class_weight: float
-    games: tuple[GameExplanation, ...]
-    sum_of_changes: float  # sum of dR over the games
-    weighted: float  # what the class weight makes of it (before the cap when weight_before_cap)
-    capped: float  # the change applied after the 100-point drop cap
-    after: float  # after the floor
-
-
-# ----------------------------------------------------------------------------- validation helpers
-
-
 def _check_class(value: Any, where: str) -> float:
     if not isinstance(value, str) or value not in CLASS_WEIGHTS:  # a list is unhashable
         raise EngineInputError(where, f"class must be one of A, B, C, D, not {value!r}")
@@ -238,18 +93,6 @@ def _check_grade(value: Any, where: str) -> Grade:
         return parse_grade(value)
     except ValueError as exc:
         raise EngineInputError(where, str(exc)) from None
-
-
-def _check_handicap(value: Any, where: str) -> int:
-    number = jsonio.require_number(value, where)
-    if number < 0 or number != int(number):
-        raise EngineInputError(
-            where, f"handicap must be a whole number of stones >= 0, not {value!r}"
-        )
-    return int(number)
-
-
-# ------------------------------------------------------------------------------ the vectorised core
 
 
 @dataclass(frozen=True)
@@ -290,83 +133,6 @@ def _apply(rpre: np.ndarray, sums: np.ndarray, weight, weight_before_cap: bool):
 def _sum_by_player(own: np.ndarray, change: np.ndarray, n_players: int) -> np.ndarray:
     # bincount adds each player's terms one after another in game order (reproducible).
     return np.bincount(own, weights=change, minlength=n_players)
-
-
-# ------------------------------------------------------------------------ columnar input and output
-
-
-@dataclass(frozen=True)
-class HistoryArrays:
-    """A history as flat columns, the shape a database query yields without per-row objects.
-
-    Tournament t owns entries ``entry_offsets[t]:entry_offsets[t + 1]`` and games
-    ``game_offsets[t]:game_offsets[t + 1]``. Players are numbers into ``player_ids``.
-    ``entry_rating`` is NaN where the caller gives no pre-tournament rating.
-    """
-
-    tournament_ids: Sequence[str]
-    tournament_classes: Sequence[str]
-    player_ids: Sequence[str]
-    entry_offsets: np.ndarray
-    entry_player: np.ndarray
-    entry_grade: Sequence[str]
-    entry_rating: np.ndarray
-    game_offsets: np.ndarray
-    game_white: np.ndarray
-    game_black: np.ndarray
-    game_result: np.ndarray
-    game_handicap: np.ndarray
-
-
-@dataclass(frozen=True)
-class RatedHistory:
-    """The result per entry (one player at one tournament), in the input's entry order."""
-
-    arrays: HistoryArrays
-    before: np.ndarray
-    after: np.ndarray
-    games: np.ndarray
-    start: np.ndarray  # "given", "carried", "grade" or "reset"
-
-    def changes(self) -> tuple[TournamentChange, ...]:
-        with _gc_paused():
-            return self._changes()
-
-    def _changes(self) -> tuple[TournamentChange, ...]:
-        a = self.arrays
-        ids = [a.player_ids[p] for p in a.entry_player.tolist()]
-        before, after = self.before.tolist(), self.after.tolist()
-        games, start = self.games.tolist(), self.start.tolist()
-        offsets = a.entry_offsets.tolist()
-        return tuple(
-            TournamentChange(
-                id=tid,
-                players=tuple(
-                    map(
-                        PlayerChange,
-                        ids[offsets[t] : offsets[t + 1]],
-                        before[offsets[t] : offsets[t + 1]],
-                        after[offsets[t] : offsets[t + 1]],
-                        games[offsets[t] : offsets[t + 1]],
-                        start[offsets[t] : offsets[t + 1]],
-                    )
-                ),
-            )
-            for t, tid in enumerate(a.tournament_ids)
-        )
-
-
-@contextmanager
-def _gc_paused():
-    """Building hundreds of thousands of small acyclic result objects would otherwise trigger
-    repeated full collections over the caller's (large) input; nothing cyclic is created."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def history_arrays(tournaments: Sequence[Tournament]) -> HistoryArrays:
@@ -452,9 +218,6 @@ def _raise_not_a_player(game_offsets: np.ndarray, flat: int, colour: str, name: 
         f"{_where(game_offsets, flat, 'games')}.{colour}",
         f"{name!r} is not a player of this tournament",
     )
-
-
-# --------------------------------------------------------------------------- preparing the arrays
 
 
 @dataclass(frozen=True)
@@ -672,9 +435,6 @@ def _starting_points(a: HistoryArrays):
     return fixed, carried, start
 
 
-# --------------------------------------------------------------------------------- public entry
-
-
 def rate_arrays(arrays: HistoryArrays, params: Params = DEFAULT_PARAMS) -> RatedHistory:
     """Rates a columnar history in order, one wave of player-disjoint tournaments at a time."""
     waves, game_counts, start = _plan(arrays)
@@ -711,150 +471,3 @@ def rate_history(
 def rate_tournament(tournament: Tournament, params: Params = DEFAULT_PARAMS) -> TournamentChange:
     """One tournament on its own: players without a given rating start from their grade."""
     return rate_history([tournament], params)[0]
-
-
-def explain_player(
-    tournament: Tournament, player_id: str, params: Params = DEFAULT_PARAMS
-) -> PlayerExplanation:
-    """Every quantity of one player's change at one tournament, as the engine computes it.
-
-    Pre-tournament ratings are the players' ``rating`` (their grade value where it is missing);
-    pass the ``before`` values of a history run to explain that run.
-    """
-    waves, _, _ = _plan(history_arrays([tournament]))  # one tournament: one wave, input order
-    local = {p.id: i for i, p in enumerate(tournament.players)}
-    if player_id not in local:
-        raise EngineInputError("player", f"{player_id!r} is not a player of this tournament")
-    me = local[player_id]
-    rpre = waves.fixed
-    quantities = _side_quantities(rpre, waves.sides, params.epsilon / 2.0)
-    sums = _sum_by_player(waves.sides.own, quantities[-1], len(rpre))
-    weight = waves.weight
-    weighted, capped, after = _apply(rpre, sums, weight, params.weight_before_cap)
-    mine = np.flatnonzero(waves.sides.own == me)
-    columns = [q[mine].tolist() for q in quantities]
-    games = []
-    for k, side in enumerate(mine.tolist()):
-        game = tournament.games[side // 2]
-        white = side % 2 == 0
-        games.append(
-            GameExplanation(
-                opponent=game.black if white else game.white,
-                colour="w" if white else "b",
-                handicap=int(game.handicap),
-                score=float(waves.sides.score[side]),
-                rating=columns[0][k],
-                opponent_rating=columns[1][k],
-                adjusted=columns[2][k],
-                opponent_adjusted=columns[3][k],
-                a=columns[4][k],
-                expected=columns[5][k],
-                con=columns[6][k],
-                change=columns[7][k],
-            )
-        )
-    return PlayerExplanation(
-        id=player_id,
-        before=float(rpre[me]),
-        class_weight=float(weight[me]),
-        games=tuple(games),
-        sum_of_changes=float(sums[me]),
-        weighted=float(weighted[me]),
-        capped=float(capped[me]),
-        after=float(after[me]),
-    )
-
-
-# ------------------------------------------------------------------------------------------ JSON
-
-
-def params_from_json(data: Any) -> Params:
-    if data is None:
-        return Params()
-    data = jsonio.require_object(data, "params")
-    unknown = set(data) - {"epsilon", "weight_before_cap"}
-    if unknown:
-        raise EngineInputError("params", f"unknown parameter {sorted(unknown)[0]!r}")
-    epsilon = EPSILON
-    if "epsilon" in data:
-        epsilon = jsonio.require_number(data["epsilon"], "params.epsilon")
-        if not 0.0 <= epsilon < 1.0:
-            raise EngineInputError("params.epsilon", f"must be in [0, 1), not {epsilon!r}")
-    before_cap = data.get("weight_before_cap", True)
-    if not isinstance(before_cap, bool):
-        raise EngineInputError("params.weight_before_cap", "must be true or false")
-    return Params(epsilon=epsilon, weight_before_cap=before_cap)
-
-
-def tournaments_from_json(data: Any) -> tuple[Tournament, ...]:
-    items = jsonio.require_list(data, "tournaments")
-    result = []
-    for t, item in enumerate(items):
-        where = f"tournaments[{t}]"
-        item = jsonio.require_object(item, where)
-        for key in ("id", "class", "players", "games"):
-            if key not in item:
-                raise EngineInputError(where, f"missing {key!r}")
-        date = item.get("date")
-        if date is not None and not isinstance(date, str):
-            raise EngineInputError(f"{where}.date", "must be a date string")
-        players = []
-        for p, player in enumerate(jsonio.require_list(item["players"], f"{where}.players")):
-            pwhere = f"{where}.players[{p}]"
-            player = jsonio.require_object(player, pwhere)
-            if "id" not in player or "grade" not in player:
-                raise EngineInputError(pwhere, "needs 'id' and 'grade'")
-            rating = player.get("rating")
-            if rating is not None:
-                rating = jsonio.require_number(rating, f"{pwhere}.rating")
-            players.append(
-                PlayerEntry(
-                    jsonio.require_id(player["id"], f"{pwhere}.id"), player["grade"], rating
-                )
-            )
-        games = []
-        for g, game in enumerate(jsonio.require_list(item["games"], f"{where}.games")):
-            gwhere = f"{where}.games[{g}]"
-            game = jsonio.require_object(game, gwhere)
-            for key in ("white", "black", "result"):
-                if key not in game:
-                    raise EngineInputError(gwhere, f"missing {key!r}")
-            games.append(
-                Game(
-                    white=jsonio.require_id(game["white"], f"{gwhere}.white"),
-                    black=jsonio.require_id(game["black"], f"{gwhere}.black"),
-                    result=jsonio.require_result(game["result"], f"{gwhere}.result"),
-                    handicap=_check_handicap(game.get("handicap", 0), f"{gwhere}.handicap"),
-                )
-            )
-        result.append(
-            Tournament(
-                id=jsonio.require_id(item["id"], f"{where}.id"),
-                tournament_class=item["class"],
-                date=date,
-                players=tuple(players),
-                games=tuple(games),
-            )
-        )
-    return tuple(result)
-
-
-def run_json(data: dict) -> dict:
-    """The contract of ``python -m ratings.engines egf INPUT.json``."""
-    data = jsonio.require_object(data, "input")
-    if "tournaments" not in data:
-        raise EngineInputError("input", "missing 'tournaments'")
-    params = params_from_json(data.get("params"))
-    changes = rate_history(tournaments_from_json(data["tournaments"]), params)
-    return {
-        "tournaments": [
-            {
-                "id": change.id,
-                "players": [
-                    {"id": p.id, "before": p.before, "after": p.after, "games": p.games}
-                    for p in change.players
-                ],
-            }
-            for change in changes
-        ]
-    }

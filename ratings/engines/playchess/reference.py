@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from ratings.engines.playchess import (
+from ratings.engines.playchess.types import (
     DEFAULT_PARAMS,
     BatchResult,
     Game,

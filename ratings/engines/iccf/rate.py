@@ -1,26 +1,29 @@
 """ICCF rating period (RULES §1): Glicko extension with win/draw/loss probabilities.
 
 Every player is updated from the pre-period values of everybody, so one period is one batch of
-array operations over all games. Public API:
-
-* ``rate_period(players, games, substitutions=(), params=Params()) -> list[PlayerResult]``
-* ``explain(player_id, players, games, substitutions=(), params=Params()) -> PlayerExplanation``
-  (per-game intermediate quantities for the "explain my change" page and the what-if calculator)
-* ``run_json(data) -> dict``: the ``python -m ratings.engines iccf`` contract
-* ``to_arrays`` / ``rate_arrays``: the array core, for bulk callers and the benchmark
+array operations over all games. ``rate_period`` takes and returns dataclasses; ``to_arrays`` /
+``rate_arrays`` are the array core, for bulk callers and the benchmark.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
 from typing import Any
 
 import numpy as np
 
-from ratings.engines import jsonio
-from ratings.engines.errors import EngineInputError
-from ratings.engines.rounding import half_up_int
+from ratings.engines.core import jsonio
+from ratings.engines.core.errors import EngineInputError
+from ratings.engines.core.rounding import half_up_int
+from ratings.engines.iccf.types import (
+    Game,
+    Params,
+    PeriodArrays,
+    PeriodOutcome,
+    Player,
+    PlayerResult,
+    Substitution,
+)
 
 SCALE = 173.7  # exactly 173.7, not 400/ln 10
 BETA0 = 1.0986
@@ -35,129 +38,7 @@ FIDE_RD = 150.0
 # positive and the update of §1.3 (f) breaks down.
 RATING_BOUNDS = (0.0, 4000.0)
 ALPHA_LIMIT = 10.0
-
 SIDES = ("white", "black")
-
-
-# Plain data for the Django side -----------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Params:
-    alpha0: float = 0.0  # white advantage (§1.7); 0 = official ICCF
-    alpha1: float = 0.0
-    rd_cap: float | None = 120.0  # None = Appendix 1 text, no cap (§1.2)
-    c: float = 25.0  # RD inflation per period
-
-
-@dataclass(frozen=True)
-class Player:
-    """Values carried from the end of the previous period; ``rating=None`` = unrated.
-
-    ``fide`` is the declared FIDE rating of an unrated player (ignored for rated players).
-    """
-
-    id: str
-    rating: float | None = None
-    rd: float | None = None
-    fide: float | None = None
-
-
-@dataclass(frozen=True)
-class Game:
-    """One rated game; ``result`` is White's score. ``*_start``: start rating in the tournament."""
-
-    white: str
-    black: str
-    result: float
-    white_start: float | None = None
-    black_start: float | None = None
-
-
-@dataclass(frozen=True)
-class Substitution:
-    """Rule 6: the player named on ``side`` of ``games[game]`` played instead of ``replaces``."""
-
-    game: int
-    side: str
-    replaces: str
-
-
-@dataclass(frozen=True)
-class PlayerResult:
-    """End of period; ``rating is None`` = still unrated (played nothing)."""
-
-    id: str
-    rating: float | None
-    rd: float | None
-    published_rating: int | None
-    published_rd: int | None
-    games: int
-
-    @property
-    def unrated(self) -> bool:
-        return self.rating is None
-
-
-@dataclass(frozen=True)
-class GameExplanation:
-    """One game as it entered the player's update (RULES §1.3 names)."""
-
-    game: int
-    colour: str
-    y: float
-    played_by: str  # who sat at the board (a substitute, when rule 6 gave the game to this player)
-    opponent: str  # whose rating and RD were used (rule 6: the higher-rated of original/substitute)
-    opponent_played_by: str
-    opponent_rating: float  # after rule 1.4
-    opponent_rd: float
-    pw_minus: float
-    pw_plus: float
-    pd_minus: float
-    pd_plus: float
-    pl_minus: float
-    pl_plus: float
-    p: float
-    w1_minus: float
-    w1_plus: float
-    w2_minus: float
-    w2_plus: float
-    d1: float
-    d2: float
-
-
-@dataclass(frozen=True)
-class SubstituteDecision:
-    """Rule 6 test of one substituted side: D1 of the game for the substitute alone."""
-
-    game: int
-    side: str
-    substitute: str
-    replaces: str
-    d1: float
-    counted_for: str
-
-
-@dataclass(frozen=True)
-class PlayerExplanation:
-    id: str
-    start_rating: float
-    start_rd: float
-    mu: float
-    sigma: float
-    games: tuple[GameExplanation, ...]
-    substitute_decisions: tuple[SubstituteDecision, ...]  # rule 6 tests involving this player
-    sum_d1: float
-    sum_d2: float
-    sigma_prime: float | None  # None: unrated and played nothing
-    mu_prime: float | None
-    rating: float | None
-    rd: float | None
-    published_rating: int | None
-    published_rd: int | None
-
-
-# Validation --------------------------------------------------------------------------------------
 
 
 def _number(value: Any, where: str, *, positive: bool = False) -> float:
@@ -281,43 +162,6 @@ def _validate_substitutions(
             )
 
 
-# Arrays ------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, eq=False)
-class PeriodArrays:
-    """A validated period as arrays. NaN = absent (unrated, no FIDE rating, no start rating).
-
-    ``*_original`` is the player a substitute replaced, or the named player himself.
-    """
-
-    ids: tuple[str, ...]
-    rating: np.ndarray
-    rd: np.ndarray
-    fide: np.ndarray
-    white: np.ndarray
-    black: np.ndarray
-    result: np.ndarray
-    white_start: np.ndarray
-    black_start: np.ndarray
-    white_original: np.ndarray
-    black_original: np.ndarray
-
-
-@dataclass(frozen=True, eq=False)
-class PeriodOutcome:
-    """End of period per player index; ``rated`` False = stays unrated (values NaN)."""
-
-    rating: np.ndarray
-    rd: np.ndarray
-    games: np.ndarray
-    rated: np.ndarray
-    start_rating: np.ndarray
-    start_rd: np.ndarray
-    white_counted: np.ndarray  # index of the player each game side counted for (rule 6)
-    black_counted: np.ndarray
-
-
 _NUMBERS = frozenset((int, float))
 _OPTIONAL_NUMBERS = frozenset((int, float, type(None)))
 
@@ -423,9 +267,6 @@ def _bulk_arrays(players, games, checked: bool = False) -> PeriodArrays | None:
     )
 
 
-# §1.2 period start -------------------------------------------------------------------------------
-
-
 def start_of_period(
     rating: np.ndarray, rd: np.ndarray, fide: np.ndarray, params: Params
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -442,8 +283,6 @@ def start_of_period(
     start_r[has_fide] = fide[has_fide]
     return start_r, start_rd
 
-
-# §1.3 steps (a)-(e) over many games --------------------------------------------------------------
 
 BLOCK = 8192  # entries per block: the temporaries of one block stay in the core's cache
 HALF_1_PLUS_BETA1 = (1 + BETA1) / 2
@@ -524,9 +363,6 @@ def _terms_block(mu, mu_j, sigma_j, y, x, params: Params, d1, d2) -> None:
     d1 /= weight
     d2 /= weight
     d2 -= d1 * d1
-
-
-# The period --------------------------------------------------------------------------------------
 
 
 def _seen(named, original, start, r0, rd0):
@@ -635,155 +471,3 @@ def rate_period(
         r, rd = float(out.rating[i]), float(out.rd[i])
         results.append(PlayerResult(p.id, r, rd, half_up_int(r), half_up_int(rd), count))
     return results
-
-
-def explain(
-    player_id: str,
-    players: Sequence[Player],
-    games: Sequence[Game],
-    substitutions: Sequence[Substitution] = (),
-    params: Params | None = None,
-) -> PlayerExplanation:
-    """Every intermediate quantity of one player's update, by the formulas of §1.3.
-
-    Computed by the scalar reference, which the tests hold equal to the fast engine.
-    """
-    from ratings.engines.reference.iccf import explain_reference  # the reference imports us
-
-    params = params or Params()
-    index = validate_period(players, games, substitutions, params)
-    if player_id not in index:
-        raise EngineInputError("player", f"unknown player {player_id!r}")
-    return explain_reference(player_id, players, games, substitutions, params)
-
-
-# JSON contract -----------------------------------------------------------------------------------
-
-
-def _optional(entry: dict, key: str, where: str) -> float | None:
-    value = entry.get(key)
-    return None if value is None else _number(value, f"{where}.{key}")
-
-
-def _only_keys(entry: dict, allowed: set[str], where: str) -> None:
-    unknown = sorted(set(entry) - allowed)
-    if unknown:
-        raise EngineInputError(f"{where}.{unknown[0]}", "unknown field")
-
-
-def _params_from_json(raw: Any) -> Params:
-    if raw is None:
-        return Params()
-    raw = jsonio.require_object(raw, "params")
-    _only_keys(raw, {f.name for f in fields(Params)}, "params")
-    values = {}
-    for key in ("alpha0", "alpha1", "c"):
-        if key in raw:
-            values[key] = _number(raw[key], f"params.{key}")
-    if "rd_cap" in raw:
-        values["rd_cap"] = _optional(raw, "rd_cap", "params")
-    return Params(**values)
-
-
-def _player_from_json(raw: Any, where: str) -> Player:
-    raw = jsonio.require_object(raw, where)
-    _only_keys(raw, {"id", "rating", "rd", "unrated", "fide"}, where)
-    if "id" not in raw:
-        raise EngineInputError(f"{where}.id", "missing")
-    pid = jsonio.require_id(raw["id"], f"{where}.id")
-    unrated = raw.get("unrated", False)
-    if not isinstance(unrated, bool):
-        raise EngineInputError(f"{where}.unrated", f"must be true or false, not {unrated!r}")
-    if unrated:
-        for key in ("rating", "rd"):
-            if key in raw:
-                raise EngineInputError(f"{where}.{key}", "an unrated player has none")
-        return Player(pid, fide=_optional(raw, "fide", where))
-    for key in ("rating", "rd"):
-        if raw.get(key) is None:
-            raise EngineInputError(f"{where}.{key}", "missing for a rated player")
-    return Player(pid, _optional(raw, "rating", where), _optional(raw, "rd", where))
-
-
-def _game_from_json(raw: Any, where: str) -> Game:
-    raw = jsonio.require_object(raw, where)
-    _only_keys(raw, {f.name for f in fields(Game)}, where)
-    for key in ("white", "black", "result"):
-        if key not in raw:
-            raise EngineInputError(f"{where}.{key}", "missing")
-    return Game(
-        jsonio.require_id(raw["white"], f"{where}.white"),
-        jsonio.require_id(raw["black"], f"{where}.black"),
-        _result(raw["result"], f"{where}.result"),
-        _optional(raw, "white_start", where),
-        _optional(raw, "black_start", where),
-    )
-
-
-def _substitution_from_json(raw: Any, where: str) -> Substitution:
-    raw = jsonio.require_object(raw, where)
-    _only_keys(raw, {f.name for f in fields(Substitution)}, where)
-    for key in ("game", "side", "replaces"):
-        if key not in raw:
-            raise EngineInputError(f"{where}.{key}", "missing")
-    game = raw["game"]
-    if isinstance(game, float) and game.is_integer():
-        game = int(game)
-    return Substitution(game, raw["side"], jsonio.require_id(raw["replaces"], f"{where}.replaces"))
-
-
-def _result_to_json(result: PlayerResult) -> dict:
-    if result.unrated:
-        return {"id": result.id, "unrated": True, "games": result.games}
-    return {
-        "id": result.id,
-        "rating": result.rating,
-        "rd": result.rd,
-        "published_rating": result.published_rating,
-        "published_rd": result.published_rd,
-        "games": result.games,
-    }
-
-
-def run_json(data: Any) -> dict:
-    data = jsonio.require_object(data, "input")
-    _only_keys(data, {"params", "players", "games", "substitutions"}, "input")
-    for key in ("players", "games"):
-        if key not in data:
-            raise EngineInputError(key, "missing")
-    params = _params_from_json(data.get("params"))
-    players = [
-        _player_from_json(p, f"players[{i}]")
-        for i, p in enumerate(jsonio.require_list(data["players"], "players"))
-    ]
-    games = [
-        _game_from_json(g, f"games[{i}]")
-        for i, g in enumerate(jsonio.require_list(data["games"], "games"))
-    ]
-    raw_subs = data.get("substitutions") or []
-    substitutions = [
-        _substitution_from_json(s, f"substitutions[{i}]")
-        for i, s in enumerate(jsonio.require_list(raw_subs, "substitutions"))
-    ]
-    results = rate_period(players, games, substitutions, params)
-    return {"players": [_result_to_json(r) for r in results]}
-
-
-__all__ = [
-    "Game",
-    "GameExplanation",
-    "Params",
-    "PeriodArrays",
-    "PeriodOutcome",
-    "Player",
-    "PlayerExplanation",
-    "PlayerResult",
-    "SubstituteDecision",
-    "Substitution",
-    "explain",
-    "rate_arrays",
-    "rate_period",
-    "run_json",
-    "to_arrays",
-    "validate_period",
-]

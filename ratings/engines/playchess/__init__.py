@@ -1,0 +1,55 @@
+"""PlayChess ratings (RULES §3): one batch = one rating run."""
+
+from ratings.engines.playchess.contract import MAX_COUNT, params_from_json, run_json
+from ratings.engines.playchess.explain import explain
+from ratings.engines.playchess.rate import (
+    correction_factor,
+    expected_score,
+    experience_coefficient,
+    performance_difference,
+    rate_batch,
+    rating_coefficient,
+)
+from ratings.engines.playchess.types import (
+    DEFAULT_PARAMS,
+    BatchResult,
+    EstablishedGame,
+    EstablishedPart,
+    Explanation,
+    Game,
+    GameResult,
+    KTable,
+    Params,
+    Player,
+    PlayerResult,
+    PriorGame,
+    ProvisionalGame,
+    ProvisionalPart,
+)
+
+__all__ = [
+    "BatchResult",
+    "DEFAULT_PARAMS",
+    "EstablishedGame",
+    "EstablishedPart",
+    "Explanation",
+    "Game",
+    "GameResult",
+    "KTable",
+    "MAX_COUNT",
+    "Params",
+    "Player",
+    "PlayerResult",
+    "PriorGame",
+    "ProvisionalGame",
+    "ProvisionalPart",
+    "correction_factor",
+    "expected_score",
+    "experience_coefficient",
+    "explain",
+    "params_from_json",
+    "performance_difference",
+    "rate_batch",
+    "rating_coefficient",
+    "run_json",
+]

@@ -1,0 +1,88 @@
+"""WFCC problem solvers' rating (RULES §4): one tournament at a time, by linear regression."""
+
+from ratings.engines.wfcc.contract import (
+    params_from_json,
+    result_to_json,
+    run_json,
+    tournament_from_json,
+)
+from ratings.engines.wfcc.explain import explain_solver
+from ratings.engines.wfcc.norms import norm_conditions, norms
+from ratings.engines.wfcc.rate import (
+    ENGINE_VERSION,
+    apply_floor,
+    half_up_2_array,
+    places,
+    rate_tournament,
+    regression_line,
+    results_and_rmas,
+)
+from ratings.engines.wfcc.titles import (
+    LEVELS,
+    TITLE_NAMES,
+    TITLE_RULES,
+    NormRecord,
+    TitleProposal,
+    TitleRule,
+    propose_title,
+)
+from ratings.engines.wfcc.types import (
+    KT_VALUES,
+    MAX_POINTS_PER_PROBLEM,
+    N1_MIN_COUNTRIES,
+    N1_MIN_RATED,
+    N2_MIN_QUALIFIED,
+    NORM_LEVELS,
+    RESORT_BELOW_CORRELATION,
+    Line,
+    NormConditions,
+    Solver,
+    SolverExplanation,
+    SolverResult,
+    Tournament,
+    TournamentResult,
+    WfccParams,
+)
+from ratings.engines.wfcc.validate import has_two_decimals, validate, validate_params
+
+__all__ = [
+    "ENGINE_VERSION",
+    "KT_VALUES",
+    "LEVELS",
+    "Line",
+    "MAX_POINTS_PER_PROBLEM",
+    "N1_MIN_COUNTRIES",
+    "N1_MIN_RATED",
+    "N2_MIN_QUALIFIED",
+    "NORM_LEVELS",
+    "NormConditions",
+    "NormRecord",
+    "RESORT_BELOW_CORRELATION",
+    "Solver",
+    "SolverExplanation",
+    "SolverResult",
+    "TITLE_NAMES",
+    "TITLE_RULES",
+    "TitleProposal",
+    "TitleRule",
+    "Tournament",
+    "TournamentResult",
+    "WfccParams",
+    "apply_floor",
+    "explain_solver",
+    "half_up_2_array",
+    "has_two_decimals",
+    "norm_conditions",
+    "norms",
+    "params_from_json",
+    "places",
+    "propose_title",
+    "rate_tournament",
+    "regression_line",
+    "result_to_json",
+    "results_and_rmas",
+    "run_json",
+    "tournament_from_json",
+    "validate",
+    "validate_params",
+]
