@@ -288,7 +288,7 @@ def _write_players(federation, creates, updates, filename: str, by) -> dict[str,
     now = timezone.now()
     persistence.bulk_insert(
         Player,
-        _PLAYER_COLUMNS,
+        PLAYER_COLUMNS,
         (_new_player(federation, row, values, now) for row, values in creates),
     )
     if updates:
@@ -315,7 +315,7 @@ def _write_players(federation, creates, updates, filename: str, by) -> dict[str,
     )
 
 
-_PLAYER_COLUMNS = [
+PLAYER_COLUMNS = [
     "federation_id",
     "federation_player_id",
     "surname",

@@ -154,7 +154,7 @@ def child_egd(path: str) -> dict:
     from django.db import connection
 
     from federation.models import Federation, Player
-    from ratings.list_import import import_player_list
+    from ratings.list_import import PLAYER_COLUMNS, import_player_list
     from ratings.persistence import bulk_insert
     from tournaments.formats import egd_list
     from tournaments.formats.player_lists import collect
@@ -180,37 +180,10 @@ def child_egd(path: str) -> dict:
     started = time.perf_counter()
     bulk_insert(
         Player,
-        [
-            "federation_id",
-            "federation_player_id",
-            "surname",
-            "given_name",
-            "surname_folded",
-            "given_name_folded",
-            "country",
-            "club",
-            "grade",
-            "fide_id",
-            "active",
-            "created_at",
-            "updated_at",
-        ],
+        PLAYER_COLUMNS,
         (
-            (
-                other.pk,
-                r.player_id,
-                r.surname,
-                r.given_name,
-                "",
-                "",
-                "",
-                r.club,
-                r.grade,
-                "",
-                True,
-                "2026-01-01 00:00:00+00",
-                "2026-01-01 00:00:00+00",
-            )
+            (other.pk, r.player_id, r.surname, r.given_name, "", "", "", r.club, r.grade, "")
+            + (True, "2026-01-01 00:00:00+00", "2026-01-01 00:00:00+00")
             for r in rows
         ),
     )

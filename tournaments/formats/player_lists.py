@@ -12,6 +12,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
 
+from tournaments.formats.egf import Issue
+
 
 @dataclass(frozen=True)
 class ListRow:
@@ -30,15 +32,8 @@ class ListRow:
     last_appearance: str = ""  # EGD: the code of the player's last tournament, e.g. T180602E
 
 
-@dataclass(frozen=True)
-class ListProblem:
-    line: int
-    text: str
-    message: str
-
-    def __str__(self) -> str:
-        shown = f" [{self.text[:120]}]" if self.text else ""
-        return f"line {self.line}: {self.message}{shown}"
+# A line a reader cannot use: its number, its text and what is wrong (as in results tables).
+ListProblem = Issue
 
 
 @dataclass(frozen=True)
