@@ -7,7 +7,7 @@ from decimal import Decimal
 
 from django.contrib.auth import get_user_model
 
-from federation.models import AuditEvent, Federation, Official, OfficialRole, Player
+from federation.models import AuditEvent, Federation, FideList, Official, OfficialRole, Player
 from tournaments.models import (
     AcceptanceOverride,
     Attestation,
@@ -83,7 +83,11 @@ def make_world(code: str, system: str = "iccf") -> dict:
         object_id=str(a.pk),
         object_repr=str(a),
     )
+    fide_list = FideList.objects.create(
+        federation=federation, valid_from=date(2026, 1, 1), row_count=0, digest="-"
+    )
     world = {
+        "federation.FideList": fide_list,
         "federation.Federation": federation,
         "federation.Player": a,
         "federation.Official": Official.objects.get(user=official),
