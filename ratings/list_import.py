@@ -95,6 +95,7 @@ class ListImportPreview:
     more_problems: int = 0
     warnings: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)  # about the file as a whole
+    unknown_countries: dict[str, list[int]] = field(default_factory=dict)  # code -> lines
     publication: str = ""  # what publish does: a sentence for the preview
     list_id: int | None = None  # the published (or FIDE) list once confirmed
 
@@ -224,10 +225,7 @@ def _player_values(preview: ListImportPreview, row: ListRow) -> dict[str, str] |
         return bad("no grade")
     country = _country(row.country)
     if country is None:
-        preview.warnings.append(
-            f"line {row.line}: country {row.country!r} is no ISO 3166 code; "
-            f"{row.player_id} is stored without a country"
-        )
+        preview.unknown_countries.setdefault(row.country, []).append(row.line)
         country = ""
     values = {
         "surname": row.surname,
@@ -274,6 +272,13 @@ def _import_players(
             updates.append((found[0], PlayerUpdate(row, changes)))
         else:
             preview.unchanged += 1
+    for code, lines in sorted(preview.unknown_countries.items()):
+        shown = ", ".join(map(str, lines[:10])) + (", ..." if len(lines) > 10 else "")
+        preview.warnings.append(
+            f"country {code!r} is no ISO 3166 code: {len(lines)} player"
+            f"{'s' if len(lines) > 1 else ''} stored without a country "
+            f"(line{'s' if len(lines) > 1 else ''} {shown})"
+        )
     preview.new = [row for row, _ in creates]
     preview.new_count = len(creates)
     preview.updated = [update for _, update in updates]

@@ -132,7 +132,7 @@ def test_unknown_countries_are_stored_blank_with_a_warning(egf):
     uk = ROWS[1].replace(b"SE  Norr", b"UK  Norr")
     result = run(egf, egd_file(yu, uk), fmt="egd")
     assert result.warnings == [
-        "line 3: country 'YU' is no ISO 3166 code; 10537560 is stored without a country"
+        "country 'YU' is no ISO 3166 code: 1 player stored without a country (line 3)"
     ]
     assert dict(Player.objects.values_list("federation_player_id", "country")) == {
         "10537560": "",
