@@ -160,7 +160,8 @@ def child_egd(path: str) -> dict:
     from tournaments.formats.player_lists import collect
 
     world = Path(path)
-    federation = Federation.objects.create(code="egd-bench", name="EGD bench", system="egf")
+    run = os.getpid()  # codes of their own: BENCH_DATABASE_URL may name a database used before
+    federation = Federation.objects.create(code=f"egd-{run}", name="EGD bench", system="egf")
     started = time.perf_counter()
     import_player_list(
         federation=federation, source=lambda: world.open("rb"), filename=world.name, publish=True
@@ -176,7 +177,7 @@ def child_egd(path: str) -> dict:
         rows = collect(egd_list.read_world_list(stream)).rows
     parse = time.perf_counter() - started
     # The same player rows COPYed raw into another federation: the floor of any import.
-    other = Federation.objects.create(code="egd-copy", name="EGD copy", system="egf")
+    other = Federation.objects.create(code=f"copy-{run}", name="EGD copy", system="egf")
     started = time.perf_counter()
     bulk_insert(
         Player,
@@ -215,7 +216,9 @@ def child_fide(path: str, code: str) -> dict:
     from federation.models import Federation
     from ratings.list_import import import_player_list
 
-    federation = Federation.objects.create(code=f"fide-{code}", name=code, system="iccf")
+    federation = Federation.objects.create(
+        code=f"fide-{code}-{os.getpid()}", name=code, system="iccf"
+    )
     source = Path(path)
     started = time.perf_counter()
     preview = import_player_list(
