@@ -236,8 +236,9 @@ def child_fide(path: str, code: str) -> dict:
 
 
 if __name__ == "__main__":
-    task, *rest = sys.argv[1:]
-    result = {"egd": child_egd, "parse": child_parse, "read": child_read, "fide": child_fide}[task](
-        *rest
-    )
-    print(json.dumps(result))
+    if len(sys.argv) == 1:
+        main()
+    else:
+        task, *rest = sys.argv[1:]
+        tasks = {"egd": child_egd, "parse": child_parse, "read": child_read, "fide": child_fide}
+        print(json.dumps(tasks[task](*rest)))
