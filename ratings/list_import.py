@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import date, timedelta
@@ -53,7 +54,14 @@ SYSTEMS_OF_FORMAT = {
 }
 PLAYER_FIELDS = ("surname", "given_name", "country", "club", "grade")
 PROBLEMS_KEPT = 2000  # a file of nothing but bad lines still previews in a moment
-_ID_OK = RegexValidator(r"^[A-Za-z0-9_.-]+$").regex
+# The model's own rule for ids, compiled once (the validator's lazy regex is slow per call).
+_ID_OK = re.compile(
+    next(
+        v.regex.pattern
+        for v in Player._meta.get_field("federation_player_id").validators
+        if isinstance(v, RegexValidator)
+    )
+)
 
 
 class ListImportRefused(Exception):
@@ -123,6 +131,8 @@ class ListImportPreview:
 _grade = functools.lru_cache(maxsize=256)(normalise_grade)
 _country = functools.lru_cache(maxsize=1024)(iso_country)
 _fold = functools.lru_cache(maxsize=65536)(fold)
+_last_date = functools.lru_cache(maxsize=65536)(egd_list.last_appearance_date)
+_active = functools.lru_cache(maxsize=65536)(periods.egf_is_active)
 
 
 class _RolledBack(Exception):
@@ -415,12 +425,12 @@ def egd_entry(row: ListRow, valid_from: date) -> dict:
     tournament count; listed when active on the list's date (RULES §2.5)."""
     grade = _grade(row.grade)
     state = {"grade": grade, "max_grade": grade, "tournaments": row.tournaments or 0}
-    last = egd_list.last_appearance_date(row.last_appearance)
+    last = _last_date(row.last_appearance)
     if row.last_appearance:
         state["egd_last"] = row.last_appearance
     if last is not None:
         state["last"] = last.isoformat()
-    listed = last is not None and periods.egf_is_active(grade, last, valid_from)
+    listed = last is not None and _active(grade, last, valid_from)
     return {"state": state, "listed": listed}
 
 
