@@ -10,8 +10,8 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from federation.countries import ISO_3166_ALPHA2
-from federation.grades import GRADE_PATTERN
 from federation.names import fold
+from ratings.engines.core.grades import GRADE_PATTERN
 
 
 class RatingSystem(models.TextChoices):

@@ -30,10 +30,10 @@ from django.utils import timezone
 
 from federation import audit
 from federation.countries import iso_country
-from federation.grades import normalise_grade
 from federation.models import Federation, FideList, FideRating, Player, RatingSystem
 from federation.names import fold
 from ratings import periods, persistence
+from ratings.engines.core.grades import normalise_grade
 from ratings.models import ListStatus, RatingList
 from tournaments.formats import egd_list, fide_list, player_csv
 from tournaments.formats.player_lists import ListMeta, ListProblem, ListRow

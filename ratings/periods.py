@@ -46,6 +46,7 @@ from functools import partial
 
 from ratings.engines import SYSTEMS
 from ratings.engines.core.errors import EngineInputError
+from ratings.engines.core.grades import parse_grade
 from ratings.engines.core.months import add_months, first_of, month_index
 
 _ONE_DAY = timedelta(days=1)
@@ -359,9 +360,6 @@ def egf_tournament_order_key(end: date, start: date, code: str) -> tuple[date, d
     return (end, start, code)
 
 
-_GRADE_RE = re.compile(r"^(\d{1,2})([kdp]?)$", re.IGNORECASE)
-
-
 def egf_is_active(grade: str, last_tournament_date: date, list_date: date) -> bool:
     """Whether a player stays on the published list of ``list_date`` (RULES §2.5 [P]).
 
@@ -372,11 +370,11 @@ def egf_is_active(grade: str, last_tournament_date: date, list_date: date) -> bo
     >= Y - 2; a 1-10 kyu if in month >= M - 12; an 11 kyu or weaker if in month >= M - 6.
     ``grade`` is the last professed grade, e.g. "3d", "12k", "1p"; a bare number is kyu.
     """
-    match = _GRADE_RE.match(grade.strip())
-    if not match or int(match[1]) == 0:
-        raise EngineInputError("grade", f"{grade!r} is not a grade like 5k, 2d or 1p")
-    number, kind = int(match[1]), (match[2] or "k").lower()
-    if kind in "dp":
+    try:
+        professed = parse_grade(grade)
+    except ValueError as exc:
+        raise EngineInputError("grade", str(exc)) from None
+    if not professed.is_kyu:
         return last_tournament_date.year >= list_date.year - 2
-    months = 12 if number <= 10 else 6
+    months = 12 if professed.number <= 10 else 6
     return month_index(last_tournament_date) >= month_index(list_date) - months

@@ -15,7 +15,6 @@ import logging
 import os
 import time
 from datetime import date, timedelta
-from pathlib import Path
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -23,6 +22,7 @@ from django.utils import timezone
 from federation import audit
 from federation.models import Federation
 from ratings import page_cache, periods, persistence
+from ratings.engines.core.version import engine_version
 from ratings.models import (
     ACTIVE_RUN_STATUSES,
     ListStatus,
@@ -36,19 +36,10 @@ from ratings.runners.common import Context, Prepared, base_list_for
 from tournaments.models import EventStatus
 
 logger = logging.getLogger(__name__)
-ENGINES_DIR = Path(__file__).resolve().parent / "engines"
 
 
 class RunError(Exception):
     """A run cannot be requested or published; the message says why in plain words."""
-
-
-def engine_version(system: str) -> str:
-    """A digest of the engine's source: a changed engine is a different version."""
-    digest = hashlib.sha256()
-    for path in sorted((ENGINES_DIR / system).glob("*.py")):
-        digest.update(path.read_bytes())
-    return f"{system}-{digest.hexdigest()[:12]}"
 
 
 def canonical_digest(data) -> str:

@@ -16,6 +16,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from ratings.engines.core.errors import EngineInputError
+from ratings.engines.core.grades import normalise_grade
 from ratings.engines.core.rounding import half_up_int
 
 MAX_LINES = 200
@@ -317,8 +318,6 @@ class EgfForm(forms.Form):
     )
 
     def clean_grade(self):
-        from federation.grades import normalise_grade
-
         text = self.cleaned_data["grade"]
         if not text:
             return ""

@@ -18,9 +18,10 @@ from django.utils import timezone
 from django.utils.html import format_html
 
 from federation.permissions import is_rating_officer
+from ratings.engines.wfcc.categories import CATEGORY_KT
 from tournaments import services
 from tournaments.acceptability import Status
-from tournaments.acceptability.wfcc import ATTEST_KT, KT
+from tournaments.acceptability.wfcc import ATTEST_KT
 from tournaments.acceptability_report import EventReport, evaluate_event, reports_for
 from tournaments.services import TRANSITIONS, TransitionError
 
@@ -111,7 +112,7 @@ class KtAttestationForm(AttestationForm):
     def __init__(self, *args, rules: str, proposed: str, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["category"].choices = [
-            (code, f"{code} (KT {kt})") for code, kt in KT.items() if code[0] == rules
+            (code, f"{code} (KT {kt})") for code, kt in CATEGORY_KT.items() if code[0] == rules
         ]
         self.fields["category"].initial = proposed
 

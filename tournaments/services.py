@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from federation import audit
 from federation.permissions import is_rating_officer, visible_federation_ids
+from ratings.engines.wfcc.categories import CATEGORY_KT
 from tournaments.acceptability import ATTESTATIONS, wfcc
 from tournaments.acceptability_report import evaluate_event, is_overridable
 from tournaments.models import AcceptanceOverride, Attestation, Event, EventStatus, Game
@@ -211,13 +212,13 @@ def _store_category(event: Event, category: str | None, by) -> None:
                 "the event's facts are incomplete: name the category", code="no_category"
             )
         category = wfcc.propose_category(facts)[0]
-    if category not in wfcc.KT or category[0] != (event.solving_rules or "?"):
+    if category not in CATEGORY_KT or category[0] != (event.solving_rules or "?"):
         raise TransitionError(
             f"{category!r} is no category for rules {event.solving_rules or 'unknown'}",
             code="bad_category",
         )
     old = audit.snapshot(event)
-    event.rating_class, event.kt = category, wfcc.KT[category]
+    event.rating_class, event.kt = category, CATEGORY_KT[category]
     event.save(update_fields=["rating_class", "kt", "updated_at"])
     audit.record(
         actor=by,

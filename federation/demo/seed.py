@@ -18,6 +18,7 @@ from django.db import transaction
 
 from federation.demo.names import CLUBS, COUNTRIES, GIVEN_NAMES, SURNAMES
 from federation.models import Federation, Official, OfficialRole, Player, RatingSystem
+from ratings.engines.core.grades import parse_grade
 from tournaments.models import (
     Championship,
     Event,
@@ -319,8 +320,7 @@ class DemoSeeder:
 
         players = self._players(federation, count, 10000001, grade=grade)
         for player in players:
-            k = int(player.grade[:-1])
-            nominal = 2100 - 100 * k if player.grade.endswith("k") else 2000 + 100 * k
+            nominal = parse_grade(player.grade).nominal
             self.strength[player.pk] = nominal + rng.gauss(0, 80)
         classes = [
             ("A", 90, TimeSystem.BYOYOMI, 30, None),

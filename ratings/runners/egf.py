@@ -8,6 +8,7 @@ from collections import defaultdict
 from datetime import date
 
 from federation.models import Player
+from ratings.engines.core.grades import stronger_grade
 from ratings.engines.core.rounding import half_up_int
 from ratings.periods import egf_is_active, egf_tournament_order_key
 from ratings.runners.common import (
@@ -22,30 +23,6 @@ from ratings.runners.common import (
     split_events,
 )
 from tournaments.models import Event
-
-
-def grade_value(grade: str) -> tuple[int, int]:
-    """(professional?, step): amateur steps 30k=-30 … 1k=-1, 1d=0 … ; professional 1p=1 …"""
-    number, kind = int(grade[:-1]), grade[-1].lower()
-    if kind == "p":
-        return 1, number
-    return 0, (-number if kind == "k" else number - 1)
-
-
-def improved_enough(new: str, highest: str) -> bool:
-    """RULES §2.1 reset: +2 amateur grades, or +1 professional grade (an amateur turning
-    professional counts as a professional improvement)."""
-    new_pro, new_step = grade_value(new)
-    old_pro, old_step = grade_value(highest)
-    if new_pro and old_pro:
-        return new_step - old_step >= 1
-    if new_pro:
-        return True
-    return not old_pro and new_step - old_step >= 2
-
-
-def higher(a: str | None, b: str) -> str:
-    return b if a is None or grade_value(b) > grade_value(a) else a
 
 
 def build(ctx: Context) -> Prepared:
@@ -83,9 +60,10 @@ def build(ctx: Context) -> Prepared:
             row = {"id": str(pid), "grade": grades.get(pid) or base[pid].state.get("grade")}
             entry = base.get(pid)
             if pid not in seen and entry is not None:
-                highest = entry.state.get("max_grade")
-                if not (highest and row["grade"] and improved_enough(row["grade"], highest)):
-                    row["rating"] = entry.rating
+                # facts for the engine, which decides a reset (RULES §2.1)
+                row["rating"] = entry.rating
+                if entry.state.get("max_grade"):
+                    row["highest_grade"] = entry.state["max_grade"]
             players.append(row)
             seen.add(pid)
         tournaments.append(
@@ -150,7 +128,7 @@ def interpret(prepared: Prepared, output: dict) -> Outcome:
         if pid in latest:
             state.update(
                 grade=grade,
-                max_grade=higher(state.get("max_grade"), grade),
+                max_grade=stronger_grade(state.get("max_grade"), grade),
                 last=last_date[pid],
                 tournaments=state.get("tournaments", 0) + tournaments[pid],  # the EGD's NT
             )

@@ -19,6 +19,7 @@ from federation.models import Player
 from ratings.engines import wfcc as engine
 from ratings.engines.core.errors import EngineInputError
 from ratings.engines.core.rounding import half_up_int
+from ratings.engines.wfcc.categories import CATEGORY_KT
 from ratings.engines.wfcc.titles import NormRecord, propose_title
 from ratings.engines.wfcc.types import Solver, Tournament, WfccParams
 from ratings.models import ListStatus, RatingEntry, SolvingNorm
@@ -36,24 +37,13 @@ from ratings.runners.common import (
 )
 from tournaments.models import Championship, Event, EventKind, SolverScore
 
-KT_OF_CATEGORY = {
-    "W40": 4,
-    "W30": 3,
-    "W25": 2.5,
-    "W20": 2,
-    "W15": 1.5,
-    "W10": 1,
-    "O20": 2,
-    "O15": 1.5,
-    "O10": 1,
-}
 CHAMPIONSHIPS = {Championship.WCSC, Championship.ECSC}
 
 
 def _kt(event: Event) -> float:
     if event.kt is not None:
         return float(event.kt)
-    return float(KT_OF_CATEGORY.get(event.rating_class, 1))
+    return float(CATEGORY_KT.get(event.rating_class, 1))
 
 
 def _list_ratings(rating_list) -> dict[int, float]:

@@ -10,8 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ratings.engines.core.errors import EngineInputError
+from ratings.engines.core.months import add_months
 from tournaments.acceptability import blocking, check_event, failing, is_acceptable
-from tournaments.acceptability.dates import add_months, quarter_start
+from tournaments.acceptability.dates import quarter_start
 from tournaments.acceptability.playchess import PlaychessEventFacts
 from tournaments.acceptability.types import RuleResult, Status, result
 

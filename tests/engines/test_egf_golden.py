@@ -154,31 +154,67 @@ def test_new_player_starts_from_his_grade():
 # ----------------------------------------------------------------------------- floor, cap, weights
 
 
-def losing_streak(rating, opponents, cls="A", before_cap=True):
+def losing_streak(rating, opponents, cls="A", before_cap=False, eps=0.0):
     players = (PlayerEntry("P", "1d", rating),) + tuple(
         PlayerEntry(f"o{i}", "1d", r) for i, r in enumerate(opponents)
     )
     games = tuple(Game(f"o{i}", "P", 1.0) for i in range(len(opponents)))
-    params = Params(epsilon=0.0, weight_before_cap=before_cap)
-    return egf.rate_tournament(Tournament("T", cls, None, players, games), params).players[0]
+    params = Params(epsilon=eps, weight_before_cap=before_cap)
+    return Tournament("T", cls, None, players, games), params
+
+
+def lose(rating, opponents, cls="A", before_cap=False, eps=0.0):
+    tournament, params = losing_streak(rating, opponents, cls, before_cap, eps)
+    return egf.rate_tournament(tournament, params).players[0]
 
 
 def test_floor_of_100():
-    p = losing_streak(130.0, [120.0] * 3)
+    p = lose(130.0, [120.0] * 3)
     # 3 losses at con(130) = 114.2 would take ~170 points; the floor stops at 100.
     assert p.after == 100.0
 
 
 def test_drop_at_one_tournament_is_capped_at_100():
-    p = losing_streak(2100.0, [1500.0] * 10)  # 10 x about -23.8
+    p = lose(2100.0, [1500.0] * 10)  # 10 x about -23.8
     assert p.after == 2000.0
 
 
-def test_weight_applies_before_the_cap_by_default():
-    # 0.75 x (about -238) is still beyond the cap: the drop stays 100.
-    assert losing_streak(2100.0, [1500.0] * 10, cls="B").after == 2000.0
-    # With the setting off the cap comes first: 0.75 x -100.
-    assert losing_streak(2100.0, [1500.0] * 10, cls="B", before_cap=False).after == 2025.0
+@pytest.mark.parametrize(("cls", "after", "weighted_first"), [("B", 1925, 1900), ("C", 1950, 1920)])
+def test_the_cap_comes_before_the_class_weight(cls, after, weighted_first):
+    """RULES §2.3 example: a 2000 player loses six games to 1200 players (eps 0.016):
+    sum of dR = -160.06, capped at -100, times the class weight (B 0.75, C 0.5)."""
+    tournament, params = losing_streak(2000.0, [1200.0] * 6, cls, eps=0.016)
+    assert params == Params()  # the default is cap, then weight
+    explained = egf.explain_player(tournament, "P", params)
+    assert half_up_2(explained.sum_of_changes) == -160.06
+    assert explained.capped == -100.0 and not explained.weight_before_cap
+    assert explained.weighted == explained.change == explained.class_weight * -100.0
+    assert half_up_int(explained.after) == after
+    assert half_up_int(egf.rate_tournament(tournament).players[0].after) == after
+    # the JSON contract has the same default
+    data = {
+        "tournaments": [
+            {
+                "id": "T",
+                "class": cls,
+                "players": [
+                    {"id": p.id, "grade": p.grade, "rating": p.rating} for p in tournament.players
+                ],
+                "games": [
+                    {"white": g.white, "black": g.black, "result": g.result}
+                    for g in tournament.games
+                ],
+            }
+        ]
+    }
+    assert half_up_int(egf.run_json(data)["tournaments"][0]["players"][0]["after"]) == after
+    # the setting is kept: weight first, then the cap
+    old = Params(weight_before_cap=True)
+    assert half_up_int(egf.rate_tournament(tournament, old).players[0].after) == weighted_first
+    data["params"] = {"weight_before_cap": True}
+    assert (
+        half_up_int(egf.run_json(data)["tournaments"][0]["players"][0]["after"]) == weighted_first
+    )
 
 
 @pytest.mark.parametrize(("cls", "weight"), [("A", 1.0), ("B", 0.75), ("C", 0.5), ("D", 0.25)])

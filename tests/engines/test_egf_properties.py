@@ -24,7 +24,7 @@ GRADES = (
 @st.composite
 def tournaments(draw, pool: int = 12, max_tournaments: int = 6):
     """A history over a small pool of players, so that players meet again, carry ratings,
-    change grades (resets) and sometimes come with a given rating."""
+    change grades (resets) and sometimes come with a given rating and a highest grade before."""
     history = []
     for t in range(draw(st.integers(0, max_tournaments))):
         members = draw(st.lists(st.integers(0, pool - 1), min_size=2, max_size=pool, unique=True))
@@ -33,6 +33,7 @@ def tournaments(draw, pool: int = 12, max_tournaments: int = 6):
                 id=f"p{m}",
                 grade=draw(st.sampled_from(GRADES)),
                 rating=draw(st.none() | st.floats(-50.0, 3200.0, allow_nan=False)),
+                highest_grade=draw(st.none() | st.sampled_from(GRADES)),
             )
             for m in members
         )

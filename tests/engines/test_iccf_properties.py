@@ -120,7 +120,7 @@ def test_order_of_games_and_players_does_not_change_a_bit(period, rng):
     shuffled_players = rng.sample(players, len(players))
     before = {r.id: r for r in rate_period(players, games, subs, chosen)}
     after = rate_period(shuffled_players, shuffled_games, shuffled_subs, chosen)
-    # bit for bit: each player's D1 and D2 are summed in ascending order (RULES §7)
+    # bit for bit: each player's D1 and D2 sums are exact integer sums on a fixed grid (RULES §7)
     assert after == [before[r.id] for r in after]
     slow_before = {r.id: r for r in reference.rate_period_reference(players, games, subs, chosen)}
     slow_after = reference.rate_period_reference(

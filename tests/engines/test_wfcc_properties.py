@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 from ratings.engines.core.errors import EngineInputError
 from ratings.engines.core.rounding import half_up_2
 from ratings.engines.wfcc import explain_solver, half_up_2_array, rate_tournament
+from ratings.engines.wfcc.categories import KT_VALUES
 from ratings.engines.wfcc.reference import rate_tournament_reference
-from ratings.engines.wfcc.types import KT_VALUES, Solver, Tournament, WfccParams
+from ratings.engines.wfcc.types import Solver, Tournament, WfccParams
 
 RATINGS = st.one_of(
     st.integers(100_000, 290_000).map(lambda c: c / 100),  # two decimals

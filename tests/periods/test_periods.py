@@ -7,9 +7,9 @@ from datetime import date, timedelta
 import pytest
 
 from ratings.engines.core.errors import EngineInputError
+from ratings.engines.core.months import add_months
 from ratings.periods import (
     CalendarParams,
-    add_months,
     due_periods,
     egf_is_active,
     egf_tournament_order_key,

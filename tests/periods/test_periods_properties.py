@@ -7,10 +7,10 @@ from datetime import date, timedelta
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from ratings.engines.core.months import add_months
 from ratings.periods import (
     SYSTEMS,
     CalendarParams,
-    add_months,
     due_periods,
     egf_is_active,
     iccf_period_for_report,

@@ -105,3 +105,27 @@ def test_federation_params_are_validated(egf):
         federation.params = bad
         with pytest.raises(ValidationError):
             federation.full_clean()
+
+
+@pytest.mark.parametrize(("old", "new", "reset"), [("6d", "1p", False), ("5d", "1p", True)])
+def test_a_grade_change_between_runs_resets_as_the_engine_does_in_one_run(egf, old, new, reset):
+    """The runner hands the engine the highest grade so far; the engine decides (RULES §2.1)."""
+    from ratings.engines import egf as engine
+
+    federation, (k1, k2, d1, d2) = egf
+    Player.objects.filter(pk=d1.pk).update(grade=old)
+    _tournament(federation, "T1", date(2025, 1, 11), [(d1, d2, "1-0")])
+    _run_and_publish(federation, "2025-01")
+    Player.objects.filter(pk=d1.pk).update(grade=new)
+    _tournament(federation, "T2", date(2025, 2, 8), [(d1, d2, "1-0")])
+    run = services.run_now(federation=federation, period_code="2025-02")
+    in_two_runs = run.event_ratings.get(player=d1)
+
+    def tournament(code, grade):
+        players = (engine.PlayerEntry("d1", grade), engine.PlayerEntry("d2", "2d"))
+        return engine.Tournament(code, "A", None, players, (engine.Game("d1", "d2", 1.0),))
+
+    one_run = engine.rate_history([tournament("T1", old), tournament("T2", new)])[1].players[0]
+    assert (one_run.start == "reset") is reset
+    assert in_two_runs.before == pytest.approx(one_run.before, abs=1e-9)
+    assert in_two_runs.after == pytest.approx(one_run.after, abs=1e-9)

@@ -19,12 +19,24 @@ from datetime import date, timedelta
 from decimal import Decimal
 
 from ratings.engines.core.errors import EngineInputError
-from tournaments.acceptability.dates import add_months
+from ratings.engines.core.months import add_months
+from ratings.engines.wfcc.categories import (
+    CHAMPIONSHIPS_O,
+    CHAMPIONSHIPS_W,
+    O15_RATING,
+    W_THRESHOLDS,
+)
+from ratings.engines.wfcc.categories import propose_category as engine_proposal
+from ratings.engines.wfcc.norms import (
+    n1_holds,
+    n2_levels,
+    qualified_counts,
+    rated_countries,
+)
+from ratings.engines.wfcc.types import N1_MIN_COUNTRIES, N1_MIN_RATED, NORM_LEVELS
 from tournaments.acceptability.types import RuleResult, Status, plural, result
 
 GROUPS = ("twomover", "threemover", "moremover", "endgame", "helpmate", "selfmate", "fairy")
-CHAMPIONSHIPS_W = ("WCSC", "ECSC", "WCSC_TYPE_NORMS")  # organised under WCSC rules
-CHAMPIONSHIPS_O = ("WCCC_OPEN", "ECSC_OPEN")  # open tournaments: other rules
 
 FULL_POINTS = Decimal(5)
 MIN_FULL_RATED = 10  # R2
@@ -37,9 +49,6 @@ DOC_DAYS, DOC_DAYS_MULTI = 5, 10  # R11
 ORIGINAL_AFTER_YEARS = 5  # R3: tournament year - publication year > 5
 
 ATTEST_R3Q, ATTEST_R12, ATTEST_KT = "WFCC-R3Q", "WFCC-R12", "WFCC-KT"
-
-NORM_LEVELS = (("GM", 2550), ("IM", 2450), ("FM", 2350))  # N2 qualifying ratings
-NORM_MIN_SOLVERS, NORM_MIN_COUNTRIES, NORM_MIN_AT_LEVEL = 15, 3, 5
 
 
 def _decimal(value: object, where: str) -> Decimal:
@@ -522,23 +531,7 @@ def r12_sheets(f: WfccEventFacts) -> RuleResult:
     )
 
 
-# --- KT category (§4.4) -----------------------------------------------------------------------
-
-KT = {
-    "W40": Decimal("4"),
-    "W30": Decimal("3"),
-    "W25": Decimal("2.5"),
-    "W20": Decimal("2"),
-    "W15": Decimal("1.5"),
-    "W10": Decimal("1"),
-    "O20": Decimal("2"),
-    "O15": Decimal("1.5"),
-    "O10": Decimal("1"),
-}
-
-
-def _at_least(ratings: list[float], threshold: int) -> int:
-    return sum(1 for r in ratings if r >= threshold)
+# --- KT category (§4.4): the thresholds live in the engine's categories module ---------------
 
 
 def propose_category(f: WfccEventFacts) -> tuple[str, Decimal, str]:
@@ -547,32 +540,33 @@ def propose_category(f: WfccEventFacts) -> tuple[str, Decimal, str]:
     Counts use full ratings from the list valid at the start (half-rated solvers count as
     unrated, RULES §4.1); countries are those of the full-rated solvers.
     """
-    ratings = f.full_ratings()
+    p = engine_proposal(f.rules, f.championship, _full_rated(f))
+    if p.code in ("W40", "W30", "O20"):
+        names = {"W30": "WCSC-type tournament for norms", "O20": _open_name(f.championship)}
+        return p.code, p.kt, names.get(p.code, f.championship or "")
     if f.rules == "W":
-        if f.championship in ("WCSC", "ECSC"):
-            return "W40", KT["W40"], f"{f.championship}"
-        if f.championship == "WCSC_TYPE_NORMS":
-            return "W30", KT["W30"], "WCSC-type tournament for norms"
-        for code, threshold in (("W25", 2300), ("W20", 2200), ("W15", 2100)):
-            n = _at_least(ratings, threshold)
-            if n >= 5:
-                return code, KT[code], f"{n} solvers rated {threshold} or higher (at least 5)"
-        best = _at_least(ratings, 2100)
-        return (
-            "W10",
-            KT["W10"],
-            (f"under WCSC rules; {best} solvers rated 2100 or higher (W15 needs 5)"),
-        )
-    if f.championship in CHAMPIONSHIPS_O:
-        name = "WCCC Open" if f.championship == "WCCC_OPEN" else "ECSC Open"
-        return "O20", KT["O20"], name
-    rated = len(ratings)
-    countries = len({s.country for s in f.solvers if s.full_rating is not None})
-    strong = _at_least(ratings, 2350)
-    numbers = f"{rated} rated solvers from {countries} countries, {strong} rated 2350 or higher"
-    if rated >= 15 and countries >= 3 and strong >= 5:
-        return "O15", KT["O15"], numbers
-    return "O10", KT["O10"], numbers + " (O15 needs 15 from 3 countries and 5)"
+        for code, threshold in W_THRESHOLDS:
+            if code == p.code:
+                n = p.at_least[threshold]
+                return code, p.kt, f"{n} solvers rated {threshold:g} or higher (at least 5)"
+        best = p.at_least[W_THRESHOLDS[-1][1]]
+        return p.code, p.kt, f"under WCSC rules; {best} solvers rated 2100 or higher (W15 needs 5)"
+    strong = p.at_least[O15_RATING]
+    numbers = (
+        f"{p.rated} rated solvers from {p.countries} countries, {strong} rated "
+        f"{O15_RATING:g} or higher"
+    )
+    if p.code == "O15":
+        return p.code, p.kt, numbers
+    return p.code, p.kt, numbers + " (O15 needs 15 from 3 countries and 5)"
+
+
+def _open_name(championship: str | None) -> str:
+    return "WCCC Open" if championship == "WCCC_OPEN" else "ECSC Open"
+
+
+def _full_rated(f: WfccEventFacts) -> list[tuple[float, str | None]]:
+    return [(float(s.full_rating), s.country) for s in f.solvers if s.full_rating is not None]
 
 
 def kt_rule(f: WfccEventFacts) -> RuleResult:
@@ -599,14 +593,12 @@ def kt_rule(f: WfccEventFacts) -> RuleResult:
 
 
 def n1_rated_countries(f: WfccEventFacts) -> RuleResult:
-    rated = len(f.full_ratings())
-    countries = len({s.country for s in f.solvers if s.full_rating is not None})
-    ok = rated >= NORM_MIN_SOLVERS and countries >= NORM_MIN_COUNTRIES
+    full_rated = _full_rated(f)
+    rated, countries = len(full_rated), rated_countries(c for _, c in full_rated)
+    ok = n1_holds(rated, countries)
     msg = f"{rated} solvers with a full rating from {countries} countries"
     if not ok:
-        msg += (
-            f"; norms need at least {NORM_MIN_SOLVERS} from at least {NORM_MIN_COUNTRIES} countries"
-        )
+        msg += f"; norms need at least {N1_MIN_RATED} from at least {N1_MIN_COUNTRIES} countries"
     return result(
         "WFCC-N1",
         "Norms: full-rated solvers and countries",
@@ -619,15 +611,14 @@ def n1_rated_countries(f: WfccEventFacts) -> RuleResult:
 
 def norm_levels_by_rating(f: WfccEventFacts) -> list[str]:
     """Titles whose N2 condition holds: at least 5 participants at the qualifying rating."""
-    ratings = f.full_ratings()
-    return [t for t, q in NORM_LEVELS if _at_least(ratings, q) >= NORM_MIN_AT_LEVEL]
+    n2 = n2_levels(qualified_counts(f.full_ratings()))
+    return [level for level, _, _ in NORM_LEVELS if n2[level]]
 
 
 def n2_strong_participants(f: WfccEventFacts) -> RuleResult:
-    ratings = f.full_ratings()
-    counts = {t: _at_least(ratings, q) for t, q in NORM_LEVELS}
+    counts = qualified_counts(f.full_ratings())
     levels = norm_levels_by_rating(f)
-    parts = ", ".join(f"{counts[t]} rated {q}+ ({t})" for t, q in NORM_LEVELS)
+    parts = ", ".join(f"{counts[t]} rated {q:g}+ ({t})" for t, q, _ in NORM_LEVELS)
     msg = f"{parts}; " + (
         f"{'/'.join(levels)} norms possible" if levels else "no norm level has 5 such solvers"
     )

@@ -2,7 +2,8 @@
 
 ``parse_table`` reads a whole table and reports every problem it finds (line number and offending
 text), never only the first; ``write_table`` writes a table back; ``engine_input`` turns a clean
-table into the JSON shape of ``python -m ratings.engines egf``. Pure: standard library only.
+table into the JSON shape of ``python -m ratings.engines egf``. Pure: standard library and the
+shared go-grade type (``ratings.engines.core.grades``).
 
 ``python -m tournaments.formats.egf FILE`` prints that JSON (plus ``warnings``); errors -> exit 2.
 """
@@ -16,6 +17,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
+
+from ratings.engines.core.grades import RANGE_TEXT, parse_grade
 
 EVEN_REDUCTION_FROM = 9  # setting EGF_EVEN_REDUCTION_FROM: reduction >= 9 means even games
 IMPLICIT_HANDICAP_MAX = 9  # setting EGF_IMPLICIT_HANDICAP_MAX
@@ -206,15 +209,6 @@ def _is_date(text: str) -> bool:
     return True
 
 
-def _grade_steps(grade: str) -> int:
-    number, kind = int(grade[:-1]), grade[-1]
-    if kind == "k":
-        return -number
-    if kind == "d":
-        return number - 1
-    return 6  # professionals count as 7d for handicaps
-
-
 def _read_header(lines: list[tuple[int, str]], errors: list[Issue], warnings: list[Issue]):
     values: dict[str, tuple[int, str]] = {}
     for number, comment in lines:
@@ -287,10 +281,10 @@ def _split_player(line: _Line, rounds: int, ordinal: int, errors: list[Issue]) -
             Issue(line.number, line.text.strip(), "no name followed by a grade (5k, 2d, 1p)")
         )
         return None
-    number, kind = _RANK.match(head[rank_at]).groups()
-    kind = (kind or "k").lower()
-    if int(number) < 1 or (kind != "k" and int(number) > 9):
-        errors.append(Issue(line.number, head[rank_at], "grade out of range"))
+    try:
+        grade = parse_grade(head[rank_at])
+    except ValueError:
+        errors.append(Issue(line.number, head[rank_at], f"grade out of range ({RANGE_TEXT})"))
         return None
     names = [part.replace("_", " ") for part in head[:rank_at]]
     rest = head[rank_at + 1 :]
@@ -305,7 +299,7 @@ def _split_player(line: _Line, rounds: int, ordinal: int, errors: list[Issue]) -
         place=place,
         surname=names[0],
         first_name=" ".join(names[1:]),
-        grade=f"{int(number)}{kind}",
+        grade=str(grade),
         country=country,
         club=club,
         criteria=tuple(rest),
@@ -516,8 +510,8 @@ def _game(round_, i, entry, j, back, players, reduction) -> TableGame | None:
         stones, white_is_i, colours_known = entry.stones or 0, True, False
     else:
         # No colour written: handicap from the grades (explicit stones would still win).
-        steps_i = _grade_steps(players[i - 1].grade)
-        steps_j = _grade_steps(players[j - 1].grade)
+        steps_i = parse_grade(players[i - 1].grade).steps
+        steps_j = parse_grade(players[j - 1].grade).steps
         if entry.stones is not None:
             stones = entry.stones
         elif entry.separator == "!":

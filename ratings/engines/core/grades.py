@@ -1,4 +1,9 @@
-"""Go grades (RULES §2.1): kyu, dan and professional, their GoR values and their steps."""
+"""Go grades (RULES §2.1): the one grade type of the site.
+
+The EGF table parser, the EGF engine and runner, the calendar (inactivity) and the player model
+all read a grade through ``parse_grade``; the model stores ``str(grade)`` and its database check
+is ``GRADE_PATTERN``, which matches exactly those strings.
+"""
 
 from __future__ import annotations
 
@@ -7,10 +12,15 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 FLOOR = 100.0  # bottom value of GoR
+MAX_KYU = 30
+MAX_DAN = MAX_PRO = 9
+RANGE_TEXT = "30k..1k, 1d..9d, 1p..9p"
+# The stored (canonical) form: lower case, no leading zero, within the range above.
+GRADE_PATTERN = r"^([1-9]|[12][0-9]|30)k$|^[1-9][dp]$"
 _GRADE = re.compile(r"^(\d{1,2})([kdp]?)$")
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True)
 class Grade:
     """A professed grade. ``kind`` is ``k`` (kyu), ``d`` (dan) or ``p`` (professional)."""
 
@@ -40,21 +50,46 @@ class Grade:
             return self.number - 1
         return 6
 
+    @property
+    def strength(self) -> int:
+        """Orders grades by strength (nominal GoR); 1p (= 7d = 2700) ranks just above 7d."""
+        return 2 * self.nominal + (self.kind == "p")
+
+    @property
+    def is_kyu(self) -> bool:
+        return self.kind == "k"
+
     def __str__(self) -> str:
         return f"{self.number}{self.kind}"
 
 
 @lru_cache(maxsize=512)
 def parse_grade(text: str) -> Grade:
-    """``5k``, ``5K``, ``7d``, ``1p``; a bare number is kyu. Raises ValueError when malformed."""
+    """``5k``, ``5K``, `` 7d ``, ``1p``; a bare number is kyu (as in EGF tables).
+
+    Raises ValueError naming the text when it is no grade or out of range.
+    """
     match = _GRADE.match(text.strip().lower()) if isinstance(text, str) else None
     if match is None:
-        raise ValueError(f"grade must look like 5k, 2d or 1p, not {text!r}")
+        raise ValueError(f"{text!r} is not a go grade ({RANGE_TEXT})")
     number, kind = int(match.group(1)), match.group(2) or "k"
-    if number < 1 or (kind != "k" and number > 9):
-        raise ValueError(f"grade {text!r} is out of range (1-99 kyu, 1-9 dan, 1-9 pro)")
+    top = MAX_KYU if kind == "k" else MAX_DAN
+    if not 1 <= number <= top:
+        raise ValueError(f"grade {text!r} is out of range ({RANGE_TEXT})")
     return Grade(number, kind)
 
 
+def normalise_grade(text: str) -> str:
+    """The stored form: '3D' -> '3d', ' 12K ' -> '12k', '5' -> '5k'; ValueError when no grade."""
+    return str(parse_grade(text))
+
+
 def grade_rating(grade: str) -> float:
+    """Starting GoR of the grade written ``grade`` (§2.1)."""
     return parse_grade(grade).rating
+
+
+def stronger_grade(a: str | None, b: str | None) -> str | None:
+    """The stronger of two written grades (either may be missing), in the stored form."""
+    known = [parse_grade(g) for g in (a, b) if g]
+    return str(max(known, key=lambda g: g.strength)) if known else None

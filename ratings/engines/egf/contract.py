@@ -7,7 +7,7 @@ from typing import Any
 from ratings.engines.core import jsonio
 from ratings.engines.core.errors import EngineInputError
 from ratings.engines.egf.rate import rate_history
-from ratings.engines.egf.types import EPSILON, Game, Params, PlayerEntry, Tournament
+from ratings.engines.egf.types import DEFAULT_PARAMS, EPSILON, Game, Params, PlayerEntry, Tournament
 
 
 def _check_handicap(value: Any, where: str) -> int:
@@ -31,7 +31,7 @@ def params_from_json(data: Any) -> Params:
         epsilon = jsonio.require_number(data["epsilon"], "params.epsilon")
         if not 0.0 <= epsilon < 1.0:
             raise EngineInputError("params.epsilon", f"must be in [0, 1), not {epsilon!r}")
-    before_cap = data.get("weight_before_cap", True)
+    before_cap = data.get("weight_before_cap", DEFAULT_PARAMS.weight_before_cap)
     if not isinstance(before_cap, bool):
         raise EngineInputError("params.weight_before_cap", "must be true or false")
     return Params(epsilon=epsilon, weight_before_cap=before_cap)
@@ -58,9 +58,15 @@ def tournaments_from_json(data: Any) -> tuple[Tournament, ...]:
             rating = player.get("rating")
             if rating is not None:
                 rating = jsonio.require_number(rating, f"{pwhere}.rating")
+            highest = player.get("highest_grade")
+            if highest is not None and not isinstance(highest, str):
+                raise EngineInputError(f"{pwhere}.highest_grade", "must be a grade such as 3d")
             players.append(
                 PlayerEntry(
-                    jsonio.require_id(player["id"], f"{pwhere}.id"), player["grade"], rating
+                    jsonio.require_id(player["id"], f"{pwhere}.id"),
+                    player["grade"],
+                    rating,
+                    highest,
                 )
             )
         games = []

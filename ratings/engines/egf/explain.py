@@ -32,7 +32,7 @@ def explain_player(
     quantities = _side_quantities(rpre, waves.sides, params.epsilon / 2.0)
     sums = _sum_by_player(waves.sides.own, quantities[-1], len(rpre))
     weight = waves.weight
-    weighted, capped, after = _apply(rpre, sums, weight, params.weight_before_cap)
+    weighted, capped, change, after = _apply(rpre, sums, weight, params.weight_before_cap)
     mine = np.flatnonzero(waves.sides.own == me)
     columns = [q[mine].tolist() for q in quantities]
     games = []
@@ -63,5 +63,7 @@ def explain_player(
         sum_of_changes=float(sums[me]),
         weighted=float(weighted[me]),
         capped=float(capped[me]),
+        change=float(change[me]),
+        weight_before_cap=params.weight_before_cap,
         after=float(after[me]),
     )

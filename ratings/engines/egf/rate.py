@@ -45,23 +45,24 @@ CON_VALUES = np.array(
 )
 
 
-@lru_cache(maxsize=512)
-def _strength_key(grade: Grade) -> int:
-    """Orders grades by strength; 1p (= 7d = 2700) ranks just above 7d."""
-    return 2 * grade.nominal + (grade.kind == "p")
+RESET_AMATEUR_GAIN = 200  # two amateur grades (nominal GoR)
+RESET_PROFESSIONAL_GAIN = 30  # one professional grade, when both grades are professional
 
 
 def is_reset(grade: Grade, highest_before: Grade | None) -> bool:
     """Reset rule (§2.1): the grade improved by >= 2 amateur grades, or >= 1 professional grade
     when both grades are professional, over the highest grade professed before. [P] Mixed
     amateur/professional pairs compare nominal values (1p = 7d), so 5d -> 1p resets, 6d -> 1p does not.
+    ``_starting_points`` applies the same rule to whole columns.
     """
     if highest_before is None:
         return False
-    gain = grade.nominal - highest_before.nominal
-    if grade.kind == "p" and highest_before.kind == "p":
-        return gain >= 30
-    return gain >= 200
+    both_professional = grade.kind == "p" and highest_before.kind == "p"
+    return bool(grade.nominal - highest_before.nominal >= _reset_gain(both_professional))
+
+
+def _reset_gain(both_professional):
+    return np.where(both_professional, RESET_PROFESSIONAL_GAIN, RESET_AMATEUR_GAIN)
 
 
 def a_of(rating: np.ndarray | float) -> np.ndarray:
@@ -120,14 +121,20 @@ def _side_quantities(rpre: np.ndarray, sides: _Sides, half_eps: float):
 
 
 def _apply(rpre: np.ndarray, sums: np.ndarray, weight, weight_before_cap: bool):
-    """Class weight, 100-point drop cap, floor. Returns (weighted, capped, after)."""
+    """Class weight and 100-point drop cap in the configured order (§2.3), then the floor.
+
+    Returns (weighted, capped, change, after): ``weighted`` is what the weight made of the value
+    it was applied to, ``capped`` what the cap made of its input, ``change`` the one applied.
+    """
     if weight_before_cap:
         weighted = weight * sums
         capped = np.maximum(weighted, -MAX_DROP)
+        change = capped
     else:
-        weighted = sums
-        capped = weight * np.maximum(sums, -MAX_DROP)
-    return weighted, capped, np.maximum(rpre + capped, FLOOR)
+        capped = np.maximum(sums, -MAX_DROP)
+        weighted = weight * capped
+        change = weighted
+    return weighted, capped, change, np.maximum(rpre + change, FLOOR)
 
 
 def _sum_by_player(own: np.ndarray, change: np.ndarray, n_players: int) -> np.ndarray:
@@ -140,6 +147,7 @@ def history_arrays(tournaments: Sequence[Tournament]) -> HistoryArrays:
     entry_ids: list[str] = []
     grades: list[str] = []
     ratings: list[float | None] = []
+    highest: list[str | None] = []
     whites: list[str] = []
     blacks: list[str] = []
     results: list[float] = []
@@ -155,6 +163,7 @@ def history_arrays(tournaments: Sequence[Tournament]) -> HistoryArrays:
         entry_ids += ids
         grades += map(_GRADE_OF, tour.players)
         ratings += map(_RATING, tour.players)
+        highest += map(_HIGHEST, tour.players)
         entry_offsets.append(len(entry_ids))
         whites += map(_WHITE, tour.games)
         blacks += map(_BLACK, tour.games)
@@ -179,6 +188,7 @@ def history_arrays(tournaments: Sequence[Tournament]) -> HistoryArrays:
         entry_offsets=np.asarray(entry_offsets, dtype=np.int64),
         entry_player=np.fromiter(map(number_of.__getitem__, entry_ids), np.int64, len(entry_ids)),
         entry_grade=grades,
+        entry_highest_grade=highest if any(g is not None for g in highest) else None,
         entry_rating=_float_column(
             [np.nan if r is None else r for r in ratings], "rating", entry_offsets, "players"
         ),
@@ -191,6 +201,7 @@ def history_arrays(tournaments: Sequence[Tournament]) -> HistoryArrays:
 
 
 _ID, _GRADE_OF, _RATING = attrgetter("id"), attrgetter("grade"), attrgetter("rating")
+_HIGHEST = attrgetter("highest_grade")
 _WHITE, _BLACK = attrgetter("white"), attrgetter("black")
 _RESULT, _HANDICAP = attrgetter("result"), attrgetter("handicap")
 
@@ -340,6 +351,8 @@ def _check_shapes(a: HistoryArrays) -> None:
             raise EngineInputError(name, f"must rise from 0 to {length} in {n_tours + 1} steps")
     if not len(a.entry_grade) == len(a.entry_rating) == len(a.entry_player):
         raise EngineInputError("entry_grade", "one grade and one rating (or NaN) per entry")
+    if a.entry_highest_grade is not None and len(a.entry_highest_grade) != len(a.entry_player):
+        raise EngineInputError("entry_highest_grade", "one highest grade (or None) per entry")
     if not len(a.game_black) == len(a.game_result) == len(a.game_handicap) == len(a.game_white):
         raise EngineInputError("game_black", "game columns of different lengths")
     for name, numbers in (
@@ -388,50 +401,73 @@ def _concatenated_ranges(offsets: np.ndarray, order: np.ndarray) -> np.ndarray:
     return np.repeat(starts - block_start, lengths) + np.arange(int(lengths.sum()), dtype=np.int64)
 
 
-def _grade_strengths(grades: Sequence[str], offsets: np.ndarray) -> np.ndarray:
+def _grade_strengths(
+    grades: Sequence[str | None], offsets: np.ndarray, name: str, *, optional: bool = False
+) -> np.ndarray:
+    """Strength of each written grade; NO_GRADE where an ``optional`` grade is missing."""
+    strength_of = _optional_strength if optional else _strength
     try:
-        return np.fromiter(map(_strength_of_text, grades), dtype=np.int64, count=len(grades))
-    except (ValueError, TypeError):
+        return np.fromiter(map(strength_of, grades), dtype=np.int64, count=len(grades))
+    except (ValueError, TypeError, AttributeError):
         for flat, grade in enumerate(grades):
-            _check_grade(grade, f"{_where(offsets, flat, 'players')}.grade")
+            if grade is not None or not optional:
+                _check_grade(grade, f"{_where(offsets, flat, 'players')}.{name}")
         raise
 
 
+NO_GRADE = -(10**6)  # below every grade's strength
+
+
 @lru_cache(maxsize=1024)
-def _strength_of_text(grade: str) -> int:
-    return _strength_key(parse_grade(grade))
+def _strength(grade: str) -> int:
+    return parse_grade(grade).strength
+
+
+def _optional_strength(grade: str | None) -> int:
+    return NO_GRADE if grade is None else _strength(grade)
 
 
 def _starting_points(a: HistoryArrays):
     """Where each entry's pre-tournament rating comes from. Grades do not depend on ratings, so
-    the reset rule (against the highest earlier grade of the same player) is settled for the
-    whole history at once: a grouped running maximum over each player's entries in input order."""
-    strength = _grade_strengths(a.entry_grade, a.entry_offsets)
+    the reset rule is settled for the whole history at once. The highest grade professed before
+    an entry is the highest of the grades of the player's earlier entries and of the highest
+    grades the caller states (``entry_highest_grade``: from before this history, e.g. an earlier
+    run): a grouped running maximum over each player's entries in input order. A reset wins over
+    a given rating: the given rating is what the player had before his grade jumped."""
+    strength = _grade_strengths(a.entry_grade, a.entry_offsets, "grade")
     n = len(strength)
+    stated = a.entry_highest_grade
+    prior = (
+        np.full(n, NO_GRADE, dtype=np.int64)
+        if stated is None
+        else _grade_strengths(stated, a.entry_offsets, "highest_grade", optional=True)
+    )
     nominal, pro = np.divmod(strength, 2)
     seen_before = np.zeros(n, dtype=bool)
-    highest = np.zeros(n, dtype=np.int64)
+    highest = prior.copy()
     if n:
         order = np.lexsort((np.arange(n), a.entry_player))
         players_sorted = a.entry_player[order]
         first = np.ones(n, dtype=bool)
         first[1:] = players_sorted[1:] != players_sorted[:-1]
         group = np.cumsum(first)
-        low = int(strength.min())
-        span = int(strength.max()) - low + 1
-        running = np.maximum.accumulate(group * span + (strength[order] - low))
-        highest_sorted = np.zeros(n, dtype=np.int64)
-        highest_sorted[1:] = running[:-1] - group[1:] * span + low
-        highest[order] = highest_sorted
+        value = np.maximum(strength, prior)[order]  # what each entry shows of the player
+        low = int(value.min())
+        span = int(value.max()) - low + 1
+        running = np.maximum.accumulate(group * span + (value - low))
+        earlier = np.full(n, NO_GRADE, dtype=np.int64)
+        earlier[1:] = np.where(first[1:], NO_GRADE, running[:-1] - group[1:] * span + low)
+        highest[order] = np.maximum(prior[order], earlier)
         seen_before[order] = ~first
     highest_nominal, highest_pro = np.divmod(highest, 2)
     has_given = ~np.isnan(a.entry_rating)
-    threshold = np.where((pro == 1) & (highest_pro == 1), 30, 200)
-    carried = seen_before & ~has_given
-    reset = carried & (nominal - highest_nominal >= threshold)
-    carried &= ~reset
-    fixed = np.where(has_given, a.entry_rating, np.maximum(nominal, FLOOR)).astype(float)
-    start = np.select([has_given, ~seen_before, reset], ["given", "grade", "reset"], "carried")
+    reset = (highest > NO_GRADE) & (
+        nominal - highest_nominal >= _reset_gain((pro == 1) & (highest_pro == 1))
+    )
+    carried = seen_before & ~has_given & ~reset
+    given = has_given & ~reset
+    fixed = np.where(given, a.entry_rating, np.maximum(nominal, FLOOR)).astype(float)
+    start = np.select([reset, given, ~seen_before], ["reset", "given", "grade"], "carried")
     return fixed, carried, start
 
 
@@ -451,7 +487,7 @@ def rate_arrays(arrays: HistoryArrays, params: Params = DEFAULT_PARAMS) -> Rated
         )
         change = _side_quantities(rpre, part, half_eps)[-1]
         sums = _sum_by_player(part.own, change, e1 - e0)
-        post = _apply(rpre, sums, waves.weight[e0:e1], params.weight_before_cap)[2]
+        post = _apply(rpre, sums, waves.weight[e0:e1], params.weight_before_cap)[3]
         rating[players] = post
         before[e0:e1] = rpre
         after[e0:e1] = post

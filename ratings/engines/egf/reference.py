@@ -63,6 +63,12 @@ def game_change(own: float, opp: float, score: float, own_stones: int, opp_stone
     return con_of(own) * (score - expectancy(own, opp, own_stones, opp_stones, eps))
 
 
+def _raise(highest: dict[str, Grade], pid: str, grade: Grade) -> None:
+    old = highest.get(pid)
+    if old is None or (grade.nominal, grade.kind == "p") > (old.nominal, old.kind == "p"):
+        highest[pid] = grade
+
+
 def rate_history(tournaments: Sequence[Tournament], params: Params = DEFAULT_PARAMS):
     current: dict[str, float] = {}
     highest: dict[str, Grade] = {}
@@ -73,17 +79,17 @@ def rate_history(tournaments: Sequence[Tournament], params: Params = DEFAULT_PAR
         start: dict[str, str] = {}
         for entry in tour.players:
             grade = parse_grade(entry.grade)
-            if entry.rating is not None:
+            if entry.highest_grade is not None:
+                _raise(highest, entry.id, parse_grade(entry.highest_grade))
+            if is_reset(grade, highest.get(entry.id)):
+                before[entry.id], start[entry.id] = grade.rating, "reset"
+            elif entry.rating is not None:
                 before[entry.id], start[entry.id] = float(entry.rating), "given"
             elif entry.id not in current:
                 before[entry.id], start[entry.id] = grade.rating, "grade"
-            elif is_reset(grade, highest.get(entry.id)):
-                before[entry.id], start[entry.id] = grade.rating, "reset"
             else:
                 before[entry.id], start[entry.id] = current[entry.id], "carried"
-            old = highest.get(entry.id)
-            if old is None or (grade.nominal, grade.kind == "p") > (old.nominal, old.kind == "p"):
-                highest[entry.id] = grade
+            _raise(highest, entry.id, grade)
         changes: dict[str, list[float]] = {entry.id: [] for entry in tour.players}
         for game in tour.games:
             w, b = before[game.white], before[game.black]

@@ -15,7 +15,7 @@ EPSILON = 0.016  # official (RULES §2.2, setting EGF_EPSILON)
 @dataclass(frozen=True)
 class Params:
     epsilon: float = EPSILON
-    weight_before_cap: bool = True  # setting EGF_WEIGHT_BEFORE_CAP (§2.3)
+    weight_before_cap: bool = False  # setting EGF_WEIGHT_BEFORE_CAP (§2.3): cap, then weight
 
 
 DEFAULT_PARAMS = Params()
@@ -23,11 +23,14 @@ DEFAULT_PARAMS = Params()
 
 @dataclass(frozen=True)
 class PlayerEntry:
-    """A player of one tournament. ``rating``: his GoR before it, if the caller knows it."""
+    """A player of one tournament. ``rating``: his GoR before it, if the caller knows it;
+    ``highest_grade``: the highest grade he professed before (earlier runs), if any. The engine
+    decides the reset (§2.1) from them."""
 
     id: str
     grade: str
     rating: float | None = None
+    highest_grade: str | None = None  # highest grade professed before the history (a fact)
 
 
 @dataclass(frozen=True)
@@ -89,8 +92,12 @@ class PlayerExplanation:
     class_weight: float
     games: tuple[GameExplanation, ...]
     sum_of_changes: float  # sum of dR over the games
-    weighted: float  # what the class weight makes of it (before the cap when weight_before_cap)
-    capped: float  # the change applied after the 100-point drop cap
+    # §2.3, by default cap then weight: capped = max(sum, -100), weighted = weight x capped;
+    # with weight_before_cap: weighted = weight x sum, capped = max(weighted, -100)
+    weighted: float
+    capped: float
+    change: float  # the change applied: the later of the two steps
+    weight_before_cap: bool
     after: float  # after the floor
 
 
@@ -115,6 +122,7 @@ class HistoryArrays:
     game_black: np.ndarray
     game_result: np.ndarray
     game_handicap: np.ndarray
+    entry_highest_grade: Sequence[str | None] | None = None  # None: nothing stated
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,18 @@
 """WFCC problem solvers' rating (RULES §4): one tournament at a time, by linear regression."""
 
+from ratings.engines.wfcc.categories import (
+    CATEGORY_KT,
+    CHAMPIONSHIPS_O,
+    CHAMPIONSHIPS_W,
+    KT_VALUES,
+    O15_MIN_STRONG,
+    O15_RATING,
+    RULES,
+    W_MIN_STRONG,
+    W_THRESHOLDS,
+    CategoryProposal,
+    propose_category,
+)
 from ratings.engines.wfcc.contract import (
     params_from_json,
     result_to_json,
@@ -7,7 +20,14 @@ from ratings.engines.wfcc.contract import (
     tournament_from_json,
 )
 from ratings.engines.wfcc.explain import explain_solver
-from ratings.engines.wfcc.norms import norm_conditions, norms
+from ratings.engines.wfcc.norms import (
+    n1_holds,
+    n2_levels,
+    norm_conditions,
+    norms,
+    qualified_counts,
+    rated_countries,
+)
 from ratings.engines.wfcc.rate import (
     ENGINE_VERSION,
     apply_floor,
@@ -27,7 +47,6 @@ from ratings.engines.wfcc.titles import (
     propose_title,
 )
 from ratings.engines.wfcc.types import (
-    KT_VALUES,
     MAX_POINTS_PER_PROBLEM,
     N1_MIN_COUNTRIES,
     N1_MIN_RATED,
@@ -46,6 +65,10 @@ from ratings.engines.wfcc.types import (
 from ratings.engines.wfcc.validate import has_two_decimals, validate, validate_params
 
 __all__ = [
+    "CATEGORY_KT",
+    "CHAMPIONSHIPS_O",
+    "CHAMPIONSHIPS_W",
+    "CategoryProposal",
     "ENGINE_VERSION",
     "KT_VALUES",
     "LEVELS",
@@ -57,7 +80,10 @@ __all__ = [
     "NORM_LEVELS",
     "NormConditions",
     "NormRecord",
+    "O15_MIN_STRONG",
+    "O15_RATING",
     "RESORT_BELOW_CORRELATION",
+    "RULES",
     "Solver",
     "SolverExplanation",
     "SolverResult",
@@ -67,17 +93,24 @@ __all__ = [
     "TitleRule",
     "Tournament",
     "TournamentResult",
+    "W_MIN_STRONG",
+    "W_THRESHOLDS",
     "WfccParams",
     "apply_floor",
     "explain_solver",
     "half_up_2_array",
     "has_two_decimals",
+    "n1_holds",
+    "n2_levels",
     "norm_conditions",
     "norms",
     "params_from_json",
     "places",
+    "propose_category",
     "propose_title",
+    "qualified_counts",
     "rate_tournament",
+    "rated_countries",
     "regression_line",
     "result_to_json",
     "results_and_rmas",

@@ -27,7 +27,7 @@ def run_json(data: dict) -> dict:
 
 _TOP_KEYS = {"params", "tournament"}
 _PARAM_KEYS = {"floor"}
-_TOURNAMENT_KEYS = {"id", "kt", "multi_location", "problems", "solvers"}
+_TOURNAMENT_KEYS = {"id", "kt", "multi_location", "problems", "solvers", "rules", "championship"}
 _SOLVER_KEYS = {"id", "country", "rating", "half_ratings", "rounds", "time"}
 
 
@@ -80,7 +80,15 @@ def tournament_from_json(data: Any) -> Tournament:
         )
     raw_solvers = require_list(_required(raw, "solvers", where), f"{where}.solvers")
     solvers = tuple(_solver(s, f"{where}.solvers[{i}]") for i, s in enumerate(raw_solvers))
-    return Tournament(id=tid, kt=kt, solvers=solvers, multi_location=multi, problems=problems)
+    return Tournament(
+        id=tid,
+        kt=kt,
+        solvers=solvers,
+        multi_location=multi,
+        problems=problems,
+        rules=raw.get("rules"),
+        championship=raw.get("championship"),
+    )
 
 
 def _problem_count(value: Any, where: str) -> int:
@@ -134,6 +142,8 @@ def result_to_json(result: TournamentResult) -> dict:
             "N3": cond.n3,
         },
     }
+    if result.category is not None:
+        tournament["category"] = result.category
     solvers = []
     for s in result.solvers:
         entry: dict[str, Any] = {"id": s.id, "place": s.place, "result": s.result}

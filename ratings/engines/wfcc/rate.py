@@ -21,6 +21,7 @@ import numpy as np
 
 from ratings.engines.core.errors import EngineInputError
 from ratings.engines.core.rounding import half_up_2, half_up_int
+from ratings.engines.wfcc.categories import propose_category
 from ratings.engines.wfcc.norms import norm_conditions, norms
 from ratings.engines.wfcc.types import (
     RESORT_BELOW_CORRELATION,
@@ -222,8 +223,20 @@ def rate_tournament(tournament: Tournament, params: WfccParams | None = None) ->
         out.append(entry)
     out.sort(key=lambda e: (e.place, e.id))
     return TournamentResult(
-        id=tournament.id, kt=kt, line=line, norm_conditions=conditions, solvers=tuple(out)
+        id=tournament.id,
+        kt=kt,
+        line=line,
+        norm_conditions=conditions,
+        solvers=tuple(out),
+        category=_suggested_category(tournament),
     )
+
+
+def _suggested_category(tournament: Tournament) -> str | None:
+    if tournament.rules is None:
+        return None
+    full_rated = [(s.rating, s.country) for s in tournament.solvers if s.rating is not None]
+    return propose_category(tournament.rules, tournament.championship, full_rated).code
 
 
 def _full_from_halves(halves: tuple[float, ...]) -> float | None:

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-# Annex: the tournament coefficients the representative may choose (W40 … O10).
-KT_VALUES = (1.0, 1.5, 2.0, 2.5, 3.0, 4.0)
 # A problem scores at most 5 points (R9); partial points have at most two decimals.
 MAX_POINTS_PER_PROBLEM = 5
 # Below this correlation the regression is recomputed on independently sorted columns (§4.1).
@@ -55,6 +53,8 @@ class Tournament:
     solvers: tuple[Solver, ...]
     multi_location: bool = False
     problems: tuple[int, ...] | None = None
+    rules: str | None = None  # "W" (WCSC rules) or "O"; known: the result suggests a category
+    championship: str | None = None  # WCSC, ECSC, WCSC_TYPE_NORMS, WCCC_OPEN, ECSC_OPEN
 
 
 @dataclass(frozen=True)
@@ -117,6 +117,7 @@ class TournamentResult:
     line: Line
     norm_conditions: NormConditions
     solvers: tuple[SolverResult, ...] = field(default_factory=tuple)
+    category: str | None = None  # the category the ratings suggest (§4.4), when rules are known
 
 
 @dataclass(frozen=True)

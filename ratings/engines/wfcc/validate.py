@@ -10,7 +10,8 @@ import math
 from decimal import Decimal
 
 from ratings.engines.core.errors import EngineInputError
-from ratings.engines.wfcc.types import KT_VALUES, MAX_POINTS_PER_PROBLEM, Tournament, WfccParams
+from ratings.engines.wfcc.categories import CHAMPIONSHIPS_O, CHAMPIONSHIPS_W, KT_VALUES, RULES
+from ratings.engines.wfcc.types import MAX_POINTS_PER_PROBLEM, Tournament, WfccParams
 
 
 def _finite(value: object, where: str) -> float:
@@ -31,6 +32,23 @@ def validate_params(params: WfccParams) -> None:
         _finite(params.floor, "params.floor")
 
 
+def _check_rules(rules: object, championship: object, where: str) -> None:
+    if rules is None:
+        if championship is not None:
+            raise EngineInputError(f"{where}.championship", "needs the tournament's rules")
+        return
+    if rules not in RULES:
+        raise EngineInputError(f"{where}.rules", f"must be 'W' or 'O', not {rules!r}")
+    if championship is None:
+        return
+    allowed = CHAMPIONSHIPS_W if rules == "W" else CHAMPIONSHIPS_O
+    if championship not in allowed:
+        raise EngineInputError(
+            f"{where}.championship",
+            f"must be one of {', '.join(allowed)} under rules {rules}, not {championship!r}",
+        )
+
+
 def validate(tournament: Tournament, params: WfccParams) -> None:
     validate_params(params)
     where = "tournament"
@@ -42,6 +60,7 @@ def validate(tournament: Tournament, params: WfccParams) -> None:
         raise EngineInputError(
             f"{where}.kt", f"must be an Annex coefficient ({allowed}), not {kt:g}"
         )
+    _check_rules(tournament.rules, tournament.championship, where)
     if tournament.problems is not None:
         if not tournament.problems:
             raise EngineInputError(f"{where}.problems", "must not be empty")
