@@ -198,6 +198,10 @@ def _read_rows(preview: ListImportPreview, source: Source) -> list[ListRow]:
             else:
                 _meta(preview, item)
     preview.rows_read = len(rows)
+    if not rows and not preview.problems:
+        preview.errors.append(
+            f"no player rows found (the file was read as: {FORMATS[preview.fmt]})"
+        )
     if preview.declared_count is not None and preview.declared_count != len(rows):
         preview.errors.append(
             f"the file says it lists {preview.declared_count} players but "

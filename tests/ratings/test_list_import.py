@@ -118,6 +118,14 @@ def test_a_starting_list_is_only_a_federations_first_list(egf):
     assert RatingList.objects.count() == 1
 
 
+def test_a_file_without_player_rows_is_refused(egf):
+    with pytest.raises(ListImportRefused) as refused:
+        run(egf, b"<html><body>nothing here</body></html>\n", fmt="egd")
+    assert refused.value.preview.errors == [
+        "no player rows found (the file was read as: EGD world list (fixed width))"
+    ]
+
+
 def test_the_list_must_fit_the_federation(egf):
     iccf = Federation.objects.create(code="icc", name="ICCF", system="iccf")
     with pytest.raises(ListImportRefused) as refused:
