@@ -520,6 +520,10 @@ def _import_fide(
         else:
             for _ in rows:
                 pass
+    if not preview.rows_read and not preview.problems:
+        preview.errors.append(
+            f"no player rows found (the file was read as: {FORMATS[preview.fmt]})"
+        )
     if not preview.ok:
         return
     if existing is not None:

@@ -207,6 +207,10 @@ def test_a_fide_list_needs_a_date_and_is_not_published(iccf):
     assert "neither given nor in its file name" in refused.value.preview.errors[0]
     with pytest.raises(ListImportRefused):
         run(iccf, FIDE_TXT.encode(), name="standard_jan26frl.txt", publish=True)
+    with pytest.raises(ListImportRefused) as refused:
+        run(iccf, b"<playerslist></playerslist>", name="standard_jan26frl_xml.xml")
+    assert refused.value.preview.errors[0].startswith("no player rows found")
+    assert not FideList.objects.exists()
 
 
 def test_the_command_reports_and_refuses(egf, tmp_path, capsys):
