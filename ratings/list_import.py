@@ -7,35 +7,36 @@ lines (with their line numbers) refuse the whole file: nothing is changed. Impor
 again changes nothing (0 new, 0 updated; an identical starting list is not published twice).
 
 - EGD world list: players by PIN (names, country, club, grade); with ``publish`` their GoR and
-  tournament counts become the federation's first published list, valid from the list's date.
+  tournament counts become the federation's first published list, valid from the list's date
+  (ratings.starting_list).
 - CSV: players by id; with ``publish`` (and a date) their ``rating`` column as the first list.
 - FIDE TXT/XML: kept whole as a ``FideList`` of its date, for ICCF rule 2.1a (fide_checks);
-  streamed row by row into the database, so memory stays flat for 1,000,000 rows.
+  streamed row by row into the database, so memory stays flat for 1,000,000 rows
+  (ratings.fide_import).
 """
 
 from __future__ import annotations
 
 import functools
-import hashlib
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import date, timedelta
+from datetime import date
 from typing import BinaryIO
 
 from django.core.validators import RegexValidator
 from django.db import transaction
-from django.db.models import Count
 from django.utils import timezone
 
 from federation import audit
 from federation.countries import iso_country
-from federation.models import Federation, FideList, FideRating, Player, RatingSystem
+from federation.models import Federation, Player, RatingSystem
 from federation.names import fold
-from ratings import periods, persistence
+from ratings import persistence
 from ratings.engines.core.grades import normalise_grade
-from ratings.models import ListStatus, RatingList
-from tournaments.formats import egd_list, fide_list, player_csv
+from ratings.fide_import import import_fide_list
+from ratings.starting_list import publish_starting_list
+from tournaments.formats import egd_list, player_csv
 from tournaments.formats.player_lists import ListMeta, ListProblem, ListRow
 
 Source = Callable[[], BinaryIO]
@@ -131,8 +132,6 @@ class ListImportPreview:
 _grade = functools.lru_cache(maxsize=256)(normalise_grade)
 _country = functools.lru_cache(maxsize=1024)(iso_country)
 _fold = functools.lru_cache(maxsize=65536)(fold)
-_last_date = functools.lru_cache(maxsize=65536)(egd_list.last_appearance_date)
-_active = functools.lru_cache(maxsize=65536)(periods.egf_is_active)
 
 
 class _RolledBack(Exception):
@@ -165,9 +164,13 @@ def import_player_list(
     try:
         with transaction.atomic():
             if fmt.startswith("fide"):
-                _import_fide(preview, source, valid_from, publish)
+                import_fide_list(preview, source, valid_from, publish)
             else:
                 _import_players(preview, source, valid_from, publish, by)
+            if preview.ok and not preview.rows_read:
+                preview.errors.append(
+                    f"no player rows found (the file was read as: {FORMATS[fmt]})"
+                )
             if not preview.ok or dry_run:
                 raise _RolledBack
             audit.record(
@@ -198,10 +201,6 @@ def _read_rows(preview: ListImportPreview, source: Source) -> list[ListRow]:
             else:
                 _meta(preview, item)
     preview.rows_read = len(rows)
-    if not rows and not preview.problems:
-        preview.errors.append(
-            f"no player rows found (the file was read as: {FORMATS[preview.fmt]})"
-        )
     if preview.declared_count is not None and preview.declared_count != len(rows):
         preview.errors.append(
             f"the file says it lists {preview.declared_count} players but "
@@ -300,7 +299,7 @@ def _import_players(
         return
     ids = _write_players(federation, creates, updates, preview.filename, by)
     if publish:
-        _publish(preview, rows, ids, by)
+        publish_starting_list(preview, rows, ids, by)
 
 
 def _write_players(federation, creates, updates, filename: str, by) -> dict[str, int]:
@@ -393,184 +392,3 @@ def _audit_updates(federation, updates, filename: str, by) -> None:
         ],
         batch_size=1000,
     )
-
-
-# ---------------------------------------------------------------------------- starting lists
-
-
-def _period_code(federation: Federation, valid_from: date) -> str | None:
-    """The calendar's period whose list becomes valid on ``valid_from``, if there is one."""
-    from ratings.services import calendar_of
-
-    params = calendar_of(federation)
-    period = periods.period_for(federation.system, valid_from - timedelta(days=1), params=params)
-    while period.valid_from < valid_from:
-        period = periods.next_period(period, params=params)
-    return period.code if period.valid_from == valid_from else None
-
-
-def _entries(preview: ListImportPreview, rows: list[ListRow], ids: dict[str, int]) -> list[dict]:
-    entries = []
-    for row in rows:
-        pid = ids.get(row.player_id)
-        if pid is None or row.rating is None:
-            continue
-        entry = {"player_id": pid, "rating": float(row.rating), "published_rating": row.rating}
-        if preview.fmt == "egd":
-            entry.update(egd_entry(row, preview.valid_from))
-        else:
-            entry["total_games"] = row.games or 0
-        entries.append(entry)
-    return sorted(entries, key=lambda e: e["player_id"])
-
-
-def egd_entry(row: ListRow, valid_from: date) -> dict:
-    """An EGD row as the EGF runner carries it on: grade, highest grade, last tournament date,
-    tournament count; listed when active on the list's date (RULES §2.5)."""
-    grade = _grade(row.grade)
-    state = {"grade": grade, "max_grade": grade, "tournaments": row.tournaments or 0}
-    last = _last_date(row.last_appearance)
-    if row.last_appearance:
-        state["egd_last"] = row.last_appearance
-    if last is not None:
-        state["last"] = last.isoformat()
-    listed = last is not None and _active(grade, last, valid_from)
-    return {"state": state, "listed": listed}
-
-
-def _publish(preview: ListImportPreview, rows: list[ListRow], ids: dict[str, int], by) -> None:
-    from ratings.services import canonical_digest, import_list
-
-    federation = preview.federation
-    if preview.valid_from is None:
-        preview.errors.append("the list has no date: give the date it is valid from")
-        return
-    code = _period_code(federation, preview.valid_from)
-    if code is None:
-        preview.errors.append(
-            f"{preview.valid_from} is no list date of {federation.code}'s calendar"
-        )
-        return
-    entries = _entries(preview, rows, ids)
-    published = RatingList.objects.filter(
-        federation=federation, status=ListStatus.PUBLISHED
-    ).select_related("run", "period")
-    imported = published.filter(period__code=code, run__engine="import")
-    same = (
-        imported.filter(run__input_digest=canonical_digest(entries)).first()
-        if imported.exists()  # 44,000 entries: digest them only when there is one to compare
-        else None
-    )
-    if same is not None:
-        preview.publication = f"the list of {code} is already published with these ratings"
-        preview.list_id = same.pk
-        return
-    if published.exists():
-        preview.errors.append(
-            f"{federation.code} already has published lists; a starting list can only be a "
-            "federation's first list"
-        )
-        return
-    rating_list = import_list(
-        federation=federation,
-        period_code=code,
-        entries=entries,
-        by=by,
-        note=f"starting list imported from {preview.filename}",
-    )
-    preview.list_id = rating_list.pk
-    preview.publication = (
-        f"published the starting list of {code} ({len(entries)} entries, "
-        f"{rating_list.entry_count} listed)"
-    )
-
-
-# ------------------------------------------------------------------------------- FIDE lists
-
-_FIDE_COLUMNS = ["fide_list_id", "fide_id", "name", "fed", "rating", "games", "birth_year", "title"]
-
-
-def _import_fide(
-    preview: ListImportPreview, source: Source, valid_from: date | None, publish: bool
-) -> None:
-    if publish:
-        preview.errors.append("a FIDE list is reference data for rule 2.1a; it is not published")
-        return
-    preview.valid_from = valid_from or fide_list.valid_from_of_name(preview.filename)
-    if preview.valid_from is None:
-        preview.errors.append(
-            "the FIDE list's date is neither given nor in its file name (like standard_jul25frl)"
-        )
-        return
-    if preview.valid_from.day != 1:
-        preview.errors.append(
-            f"a FIDE list is valid from the 1st of a month, not {preview.valid_from}"
-        )
-        return
-    federation = preview.federation
-    existing = FideList.objects.filter(federation=federation, valid_from=preview.valid_from).first()
-    digest = hashlib.sha256()
-    target = existing or FideList.objects.create(
-        federation=federation, valid_from=preview.valid_from, filename=preview.filename[:200]
-    )
-    with source() as stream:
-        rows = _fide_rows(preview, stream, target.pk, digest)
-        if existing is None:
-            persistence.bulk_insert(FideRating, _FIDE_COLUMNS, rows)
-        else:
-            for _ in rows:
-                pass
-    if not preview.rows_read and not preview.problems:
-        preview.errors.append(
-            f"no player rows found (the file was read as: {FORMATS[preview.fmt]})"
-        )
-    if not preview.ok:
-        return
-    if existing is not None:
-        if existing.digest != digest.hexdigest():
-            preview.errors.append(
-                f"a different FIDE list of {preview.valid_from} is already imported; "
-                "delete it in the admin first"
-            )
-        preview.unchanged = preview.rows_read
-        preview.list_id = existing.pk
-        return
-    _refuse_repeated_ids(preview, target)
-    target.row_count = preview.new_count = preview.rows_read
-    target.digest = digest.hexdigest()
-    target.save()
-    preview.list_id = target.pk
-
-
-def _fide_rows(preview, stream, list_id: int, digest) -> Iterator[tuple]:
-    items = fide_list.read_xml(stream) if preview.fmt == "fide-xml" else fide_list.read_txt(stream)
-    for item in items:
-        if isinstance(item, ListProblem):
-            preview.problem(item)
-            continue
-        name = f"{item.surname}, {item.given_name}" if item.given_name else item.surname
-        row = (
-            list_id,
-            item.player_id,
-            name[:200],
-            item.country[:3],
-            item.rating,
-            item.games if item.games is None or item.games < 32768 else None,
-            item.birth_year,
-            item.title[:4],
-        )
-        digest.update(repr(row[1:]).encode())
-        preview.rows_read += 1
-        yield row
-
-
-def _refuse_repeated_ids(preview: ListImportPreview, target: FideList) -> None:
-    repeated = (
-        FideRating.objects.filter(fide_list=target)
-        .values("fide_id")
-        .annotate(times=Count("id"))
-        .filter(times__gt=1)
-        .order_by("fide_id")[:50]
-    )
-    for row in repeated:
-        preview.errors.append(f"FIDE ID {row['fide_id']} is listed {row['times']} times")
