@@ -163,6 +163,9 @@ def import_player_list(
         raise ListImportRefused(preview)
     try:
         with transaction.atomic():
+            # One import per federation at a time: a second waits and then finds the first's
+            # players (instead of colliding with them on the unique ids).
+            Federation.objects.select_for_update().filter(pk=federation.pk).first()
             if fmt.startswith("fide"):
                 import_fide_list(preview, source, valid_from, publish)
             else:
