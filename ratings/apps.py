@@ -6,4 +6,8 @@ class RatingsConfig(AppConfig):
     verbose_name = "Ratings"
 
     def ready(self) -> None:
-        from ratings import signals  # noqa: F401  (connects the receivers)
+        from ratings import fide_checks, selectors, signals, tasks  # noqa: F401  (receivers, tasks)
+        from tournaments import ports
+
+        ports.provide_full_ratings(selectors.full_ratings_at_start)
+        ports.provide_fide_checks(fide_checks.event_fide_checks)

@@ -18,6 +18,7 @@ from ratings.runners.common import (
     Outcome,
     Prepared,
     base_entries,
+    game_label,
     played_games,
     published_lists,
     score_of,
@@ -101,6 +102,7 @@ def build(ctx: Context) -> Prepared:
             for game_id, side, replaces in sorted(substitutions)
         ],
     }
+    code_of = {event.id: event.code for event in events}
     return Prepared(
         engine_input,
         events,
@@ -112,6 +114,7 @@ def build(ctx: Context) -> Prepared:
             "substitutions": substitutions,
             "fide_checks": as_report(c for pid, c in checks.items() if pid not in base),
         },
+        labels={"games": [game_label(code_of[g[1]], g[0]) for g in games]},
     )
 
 

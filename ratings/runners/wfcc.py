@@ -20,6 +20,7 @@ from ratings.engines import wfcc as engine
 from ratings.engines.core.errors import EngineInputError
 from ratings.engines.core.rounding import half_up_int
 from ratings.engines.wfcc.categories import CATEGORY_KT
+from ratings.engines.wfcc.contract import result_to_json
 from ratings.engines.wfcc.titles import NormRecord, propose_title
 from ratings.engines.wfcc.types import Solver, Tournament, WfccParams
 from ratings.models import ListStatus, RatingEntry, SolvingNorm
@@ -113,10 +114,16 @@ def build(ctx: Context) -> Prepared:
             )
         )
     engine_input = {"params": ctx.params, "tournaments": [asdict(t) for t in tournaments]}
+    labels = {"tournaments": [f"event {t.id}" for t in tournaments]}
+    for index, t in enumerate(tournaments):
+        labels[f"tournaments[{index}].solvers"] = [
+            f"event {t.id}, solver {s.id}" for s in t.solvers
+        ]
     return Prepared(
         engine_input,
         events,
         excluded,
+        labels=labels,
         extra={
             "tournaments": tournaments,
             "base": base_entries(ctx.base_list),
@@ -191,6 +198,14 @@ def compute(prepared: Prepared, params: dict) -> dict:
                 halves[int(solver.id)] = solver.half_ratings
         rated.append((event, result))
     return {"rated": rated, "skipped": skipped}
+
+
+def output_json(output: dict) -> dict:
+    """What ``compute`` returned, as the engine's JSON (the run stores it)."""
+    return {
+        "tournaments": [result_to_json(result) for _event, result in output["rated"]],
+        "not_rated": output["skipped"],
+    }
 
 
 def interpret(prepared: Prepared, output: dict) -> Outcome:

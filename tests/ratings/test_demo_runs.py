@@ -5,30 +5,9 @@ from __future__ import annotations
 from datetime import date
 
 import pytest
-from django.core.management import call_command
 
 from ratings import periods, services
 from ratings.models import EventRating, ListStatus, RatingEntry, RatingList, SolvingNorm
-
-
-@pytest.fixture(scope="module")
-def rated_demo(django_db_setup, django_db_blocker):
-    with django_db_blocker.unblock():
-        from django.db import connection
-
-        from federation.triggers import UNLOCK_TABLE
-
-        call_command("seed_demo", players=400, seed=3)
-        call_command("rate_demo")
-        yield
-        # Module-scoped data is committed: remove it (published lists need the maintenance
-        # switch).
-        with connection.cursor() as cursor:
-            cursor.execute(f"INSERT INTO {UNLOCK_TABLE} (reason) VALUES ('test teardown')")
-        call_command("flush", interactive=False, verbosity=0)
-        with connection.cursor() as cursor:
-            cursor.execute(f"DELETE FROM {UNLOCK_TABLE}")
-
 
 pytestmark = pytest.mark.django_db
 

@@ -1,0 +1,51 @@
+"""What tournaments asks of the apps above it, provided by them when Django starts.
+
+tournaments sits below ratings (the layers contract in pyproject.toml): it never imports ratings.
+Where an acceptability rule needs a rating (WFCC R2 counts solvers with a full rating on the list
+valid at the start), ratings registers the reader here (``RatingsConfig.ready``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from datetime import date
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tournaments.models import Event
+
+FullRatings = Callable[["Sequence[Event]", Mapping[int, Iterable[int]]], dict[int, dict[int, int]]]
+_full_ratings: FullRatings | None = None
+
+
+def provide_full_ratings(reader: FullRatings) -> None:
+    global _full_ratings
+    _full_ratings = reader
+
+
+def full_ratings_at_start(
+    events: Sequence[Event], solvers: Mapping[int, Iterable[int]]
+) -> dict[int, dict[int, int]]:
+    """Per event id, {solver id: published full rating on the list valid at the event's start};
+    empty when no ratings app is installed (nothing was ever rated)."""
+    if _full_ratings is None:
+        return {}
+    return _full_ratings(events, solvers)
+
+
+# ICCF rule 2.1a: the declared FIDE ratings of an event's unrated players, as checked against the
+# FIDE list (ratings.fide_checks.event_fide_checks), for the acceptability panel.
+FideChecks = Callable[["Event", date], list[dict]]
+_fide_checks: FideChecks | None = None
+
+
+def provide_fide_checks(reader: FideChecks) -> None:
+    global _fide_checks
+    _fide_checks = reader
+
+
+def fide_checks_of_event(event: Event, today: date) -> list[dict]:
+    """Rows to show the rating officer (empty when no ratings app is installed)."""
+    if _fide_checks is None:
+        return []
+    return _fide_checks(event, today)
