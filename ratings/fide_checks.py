@@ -74,13 +74,16 @@ def with_players(rows: list[dict]) -> list[dict]:
 def event_fide_checks(event, today: date) -> list[dict]:
     """The rule 2.1a checks an ICCF event's unrated players need, against the FIDE list for the
     ICCF list their results go into next (acceptability screen)."""
-    from ratings import periods
+    from ratings import systems  # the registry imports the ICCF runner, which imports this
     from ratings.runners.common import published_list_valid_on
+    from ratings.services import calendar_of
     from tournaments.models import Game
 
-    if event.federation.system != "iccf":
+    system = systems.of(event.federation)
+    if not system.verifies_fide_ratings:
         return []
-    iccf_list_date = periods.period_for("iccf", today).valid_from
+    period = system.calendar.period_for(today, params=calendar_of(event.federation))
+    iccf_list_date = period.valid_from
     ids = set()
     for white, black in Game.objects.filter(event=event).values_list("white_id", "black_id"):
         ids.update(pid for pid in (white, black) if pid is not None)

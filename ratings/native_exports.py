@@ -5,12 +5,13 @@
 - ICCF and PlayChess: a FIDE-style fixed-width TXT (listed entries by rank);
 - WFCC: the solvers' list (name, country, rating, tournaments, half-rating flag).
 
-The writers are the pure ones in tournaments/formats; this module reads the rows for them.
+The writers are the pure ones in tournaments/formats; this module reads the rows for them. Which
+format a federation's lists get is its system's ``native_export`` (ratings.systems).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import date
 
@@ -25,19 +26,6 @@ from tournaments.formats.solvers_list import SolverLine, write_solvers
 # ISO 3166 back to what the EGD writes (the reverse of federation.countries.ALIASES).
 EGD_COUNTRIES = {"GB": "UK"}
 
-
-@dataclass(frozen=True)
-class NativeFormat:
-    suffix: str  # the file name ends with it
-    label: str  # the link text
-
-
-NATIVE_FORMATS = {
-    "egf": NativeFormat("egd.txt", _("EGD world list")),
-    "iccf": NativeFormat("fide.txt", _("FIDE-style TXT")),
-    "playchess": NativeFormat("fide.txt", _("FIDE-style TXT")),
-    "wfcc": NativeFormat("solvers.txt", _("Solvers' list")),
-}
 
 _VALUES = (
     "rank",
@@ -55,37 +43,49 @@ _VALUES = (
 )
 
 
-def native_lines(rating_list: RatingList) -> Iterator[str]:
-    system = rating_list.federation.system
-    entries = RatingEntry.objects.filter(rating_list=rating_list)
-    title = f"{rating_list.federation.name} {rating_list.period.code}"
-    valid_from = rating_list.period.valid_from
-    if system == "egf":
-        rows = entries.order_by("player__surname", "player__given_name", "player_id")
-        return egd_list.write_world_list(
-            (_egd_row(v) for v in rows.values(*_VALUES).iterator(chunk_size=2000)),
-            list_date=valid_from,
-            title=title,
-        )
-    ranked = entries.filter(listed=True).order_by(F("rank").asc(nulls_last=True), "player_id")
-    values = ranked.values(*_VALUES).iterator(chunk_size=2000)
-    if system == "wfcc":
-        return write_solvers(
-            (
-                SolverLine(
-                    v["rank"],
-                    v["player__surname"],
-                    v["player__given_name"],
-                    v["player__country"],
-                    v["published_rating"],
-                    v["total_games"] or v["games"],
-                    v["half_rating"],
-                )
-                for v in values
-            ),
-            list_date=valid_from,
-            title=title,
-        )
+def _title(rating_list: RatingList) -> str:
+    return f"{rating_list.federation.name} {rating_list.period.code}"
+
+
+def _ranked(rating_list: RatingList) -> Iterator[dict]:
+    """The listed entries by rank (the rating lists' own order)."""
+    entries = RatingEntry.objects.filter(rating_list=rating_list, listed=True)
+    ordered = entries.order_by(F("rank").asc(nulls_last=True), "player_id")
+    return ordered.values(*_VALUES).iterator(chunk_size=2000)
+
+
+def egd_world_list(rating_list: RatingList) -> Iterator[str]:
+    """Every entry (the EGD lists everyone) in name order, as the EGD's all-world list."""
+    entries = RatingEntry.objects.filter(rating_list=rating_list).order_by(
+        "player__surname", "player__given_name", "player_id"
+    )
+    return egd_list.write_world_list(
+        (_egd_row(v) for v in entries.values(*_VALUES).iterator(chunk_size=2000)),
+        list_date=rating_list.period.valid_from,
+        title=_title(rating_list),
+    )
+
+
+def solvers_list(rating_list: RatingList) -> Iterator[str]:
+    return write_solvers(
+        (
+            SolverLine(
+                v["rank"],
+                v["player__surname"],
+                v["player__given_name"],
+                v["player__country"],
+                v["published_rating"],
+                v["total_games"] or v["games"],
+                v["half_rating"],
+            )
+            for v in _ranked(rating_list)
+        ),
+        list_date=rating_list.period.valid_from,
+        title=_title(rating_list),
+    )
+
+
+def fide_style_txt(rating_list: RatingList) -> Iterator[str]:
     return fide_list.write_txt(
         (
             ListRow(
@@ -97,10 +97,29 @@ def native_lines(rating_list: RatingList) -> Iterator[str]:
                 rating=v["published_rating"],
                 games=v["games"],
             )
-            for v in values
+            for v in _ranked(rating_list)
         ),
-        list_date=valid_from,
+        list_date=rating_list.period.valid_from,
     )
+
+
+@dataclass(frozen=True)
+class NativeFormat:
+    suffix: str  # the file name ends with it
+    label: str  # the link text
+    lines: Callable[[RatingList], Iterator[str]]
+
+
+EGD_WORLD_LIST = NativeFormat("egd.txt", _("EGD world list"), egd_world_list)
+FIDE_STYLE_TXT = NativeFormat("fide.txt", _("FIDE-style TXT"), fide_style_txt)
+SOLVERS_LIST = NativeFormat("solvers.txt", _("Solvers' list"), solvers_list)
+
+
+def native_lines(rating_list: RatingList) -> Iterator[str]:
+    """The list in its federation's own format."""
+    from ratings import systems  # the registry names each system's format (and imports this)
+
+    return systems.of(rating_list.federation).native_export.lines(rating_list)
 
 
 def _egd_row(values: dict) -> ListRow:

@@ -16,7 +16,7 @@ from types import ModuleType
 from typing import Any
 
 from federation.models import RatingSystem
-from ratings import explainers, periods, whatif
+from ratings import explainers, native_exports, periods, whatif
 from ratings.engines import SYSTEMS as ENGINE_SYSTEMS
 from ratings.engines import egf as egf_engine
 from ratings.engines import iccf as iccf_engine
@@ -61,6 +61,8 @@ class System:
     shows_rd: bool  # lists, exports and the history chart carry an RD
     shows_grade: bool  # lists and exports carry the player's grade
     has_half_ratings: bool  # a newcomer's first rated events give half-ratings (WFCC)
+    native_export: native_exports.NativeFormat  # the list in the federation's own file format
+    verifies_fide_ratings: bool  # newcomers' declared FIDE ratings are checked (ICCF rule 2.1a)
     rate: Callable[[Prepared, dict], Any]  # a run's engine call
     output_json: Callable[[Any], Any] = _as_is  # what ``rate`` returned, as the JSON the run stores
 
@@ -85,6 +87,8 @@ ICCF = System(
     shows_rd=True,
     shows_grade=False,
     has_half_ratings=False,
+    native_export=native_exports.FIDE_STYLE_TXT,
+    verifies_fide_ratings=True,
     rate=_engine_contract(iccf_engine),
 )
 EGF = System(
@@ -99,6 +103,8 @@ EGF = System(
     shows_rd=False,
     shows_grade=True,
     has_half_ratings=False,
+    native_export=native_exports.EGD_WORLD_LIST,
+    verifies_fide_ratings=False,
     rate=_engine_contract(egf_engine),
 )
 PLAYCHESS = System(
@@ -113,6 +119,8 @@ PLAYCHESS = System(
     shows_rd=False,
     shows_grade=False,
     has_half_ratings=False,
+    native_export=native_exports.FIDE_STYLE_TXT,
+    verifies_fide_ratings=False,
     rate=_engine_contract(playchess_engine),
 )
 WFCC = System(
@@ -128,6 +136,8 @@ WFCC = System(
     shows_grade=False,
     has_half_ratings=True,
     # Until the WFCC engine's contract rates a whole quarter, the runner carries half-ratings.
+    native_export=native_exports.SOLVERS_LIST,
+    verifies_fide_ratings=False,
     rate=wfcc_runner.compute,
     output_json=wfcc_runner.output_json,
 )

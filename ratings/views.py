@@ -66,7 +66,7 @@ def rating_list(request, federation: str, period: str):
         "filterset": filterset,
         "nav": nav,
         "periods": selectors.period_choices(fed, rating_list.newest_list_id),
-        "native_export": native_exports.NATIVE_FORMATS.get(fed.system),
+        "native_export": systems.of(fed).native_export,
     }
     if not (filterset.is_valid() and nav.is_valid()):
         return render(request, "ratings/list.html", context, status=400)
@@ -116,7 +116,7 @@ def list_native_export(request, federation: str, period: str):
     """The whole list in its federation's own format (ratings.native_exports)."""
     rating_list = selectors.list_or_404(federation, period)
     fed = rating_list.federation
-    native = native_exports.NATIVE_FORMATS[fed.system]
+    native = systems.of(fed).native_export
     response = StreamingHttpResponse(native_exports.native_lines(rating_list))
     response["Content-Type"] = "text/plain; charset=utf-8"
     filename = f"{fed.code}-{rating_list.period.code}-{native.suffix}"
