@@ -2,7 +2,8 @@ from django.contrib import admin
 from django.db.models import Q
 
 from federation.admin_base import AuditedAdmin
-from federation.models import AuditEvent, Federation, Official, Player
+from federation.admin_duplicates import DuplicatesMixin
+from federation.models import AuditEvent, Federation, FideList, Official, Player
 from federation.player_search import player_name_q
 
 
@@ -18,7 +19,7 @@ class FederationAdmin(SuperuserEditsOnly, AuditedAdmin):
 
 
 @admin.register(Player)
-class PlayerAdmin(AuditedAdmin):
+class PlayerAdmin(DuplicatesMixin, AuditedAdmin):
     list_display = [
         "federation_player_id",
         "surname",
@@ -62,9 +63,25 @@ class PlayerAdmin(AuditedAdmin):
         ),
         (
             "Declared strength",
-            {"fields": ["grade", "fide_rating", "fide_list_date", "start_rating"]},
+            {"fields": ["grade", "fide_id", "fide_rating", "fide_list_date", "start_rating"]},
         ),
     ]
+
+
+@admin.register(FideList)
+class FideListAdmin(AuditedAdmin):
+    """FIDE lists are imported whole (Rating lists → Import a player list) and never edited; a
+    list imported by mistake is deleted here with its rows."""
+
+    list_display = ["valid_from", "federation", "row_count", "filename", "imported_at"]
+    list_filter = ["federation"]
+    readonly_fields = [f.name for f in FideList._meta.fields]
+
+    def has_add_permission(self, request, *args):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
 
 
 @admin.register(Official)

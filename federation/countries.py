@@ -253,3 +253,14 @@ ISO_3166_ALPHA2 = frozenset(
         "ZW",
     ]
 )
+
+# Codes other systems write that are not ISO 3166 (the EGD writes UK; XX and ?? mean unknown).
+ALIASES = {"UK": "GB", "XX": "", "??": "", "": ""}
+
+
+def iso_country(code: str) -> str | None:
+    """ISO 3166 alpha-2 for a country code as lists and tables write it ('' = none given);
+    None when it is no country we know."""
+    code = code.strip().upper()
+    code = ALIASES.get(code, code)
+    return code if code == "" or code in ISO_3166_ALPHA2 else None

@@ -111,6 +111,13 @@ class Player(ConstraintErrorsOnFields, models.Model):
         validators=[MinValueValidator(1000), MaxValueValidator(3000)],
     )
     fide_list_date = models.DateField(_("FIDE list date"), null=True, blank=True)
+    fide_id = models.CharField(
+        _("declared FIDE ID"),
+        max_length=15,
+        blank=True,
+        validators=[RegexValidator(r"^[0-9]+$", _("Digits only."))],
+        help_text=_("Checked against the imported FIDE list (ICCF rule 2.1a)."),
+    )
     start_rating = models.FloatField(
         _("start rating"),
         null=True,
@@ -118,6 +125,15 @@ class Player(ConstraintErrorsOnFields, models.Model):
         help_text=_("Declared entry rating accepted by an official (PlayChess) or ICCF rule 1.4."),
     )
     active = models.BooleanField(_("active"), default=True)
+    merged_into = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="merged_duplicates",
+        editable=False,
+        help_text=_("Set when this entry was merged into another: the same person twice."),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -181,6 +197,52 @@ class Player(ConstraintErrorsOnFields, models.Model):
     @property
     def full_name(self) -> str:
         return f"{self.surname}, {self.given_name}" if self.given_name else self.surname
+
+
+class FideList(ConstraintErrorsOnFields, models.Model):
+    """A FIDE rating list as imported (reference data for ICCF rule 2.1a), kept whole."""
+
+    federation = models.ForeignKey(Federation, on_delete=models.PROTECT, related_name="fide_lists")
+    valid_from = models.DateField(_("valid from"))
+    filename = models.CharField(max_length=200, blank=True)
+    row_count = models.PositiveIntegerField(default=0)
+    digest = models.CharField(
+        max_length=64, help_text=_("Of the rows read: same file, same digest.")
+    )
+    imported_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["federation", "-valid_from"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["federation", "valid_from"],
+                name="fidelist_one_per_date",
+                violation_error_message=_("A FIDE list of this date is already imported."),
+                violation_error_code="valid_from",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"FIDE list of {self.valid_from:%Y-%m-%d} ({self.row_count} players)"
+
+
+class FideRating(models.Model):
+    fide_list = models.ForeignKey(FideList, on_delete=models.CASCADE, related_name="ratings")
+    fide_id = models.CharField(max_length=15)
+    name = models.CharField(max_length=200)
+    fed = models.CharField(max_length=3, blank=True)
+    rating = models.PositiveSmallIntegerField(null=True, blank=True)
+    games = models.PositiveSmallIntegerField(null=True, blank=True)
+    birth_year = models.PositiveSmallIntegerField(null=True, blank=True)
+    title = models.CharField(max_length=4, blank=True)
+
+    class Meta:
+        # Not unique: a 1,000,000-row list is written by COPY as read, then checked for repeated
+        # IDs by one query (list_import), so the reader needs no memory of the IDs it saw.
+        indexes = [models.Index(fields=["fide_list", "fide_id"])]
+
+    def __str__(self) -> str:
+        return f"{self.fide_id} {self.name} {self.rating or 'unrated'}"
 
 
 class OfficialRole(models.TextChoices):

@@ -54,6 +54,8 @@ _DEFAULT_PATHS = {
     "federation.Player": "federation",
     "federation.Official": "federation",
     "federation.AuditEvent": "federation",
+    "federation.FideList": "federation",
+    "federation.FideRating": "fide_list__federation",
     "tournaments.Event": "federation",
     "tournaments.Game": "event__federation",
     "tournaments.Team": "event__federation",

@@ -97,6 +97,11 @@ SCOPED_ROWS: tuple[ScopedRow, ...] = (
         ),
     ),
     ScopedRow(
+        "tournaments.Placement",
+        "tournaments_placement",
+        (_event_of("event_id", "event"), _player("player_id", "player")),
+    ),
+    ScopedRow(
         "ratings.RatingEntry",
         "ratings_ratingentry",
         (
@@ -197,6 +202,7 @@ REFERRERS = {
         ("tournaments_teammember", "player_id"),
         ("tournaments_substitution", "replaces_id"),
         ("tournaments_solverscore", "solver_id"),
+        ("tournaments_placement", "player_id"),
         ("ratings_ratingentry", "player_id"),
         ("ratings_eventrating", "player_id"),
         ("ratings_solvingnorm", "player_id"),
@@ -207,6 +213,7 @@ REFERRERS = {
         ("tournaments_game", "event_id"),
         ("tournaments_team", "event_id"),
         ("tournaments_problem", "event_id"),
+        ("tournaments_placement", "event_id"),
         ("ratings_eventrating", "event_id"),
         ("ratings_solvingnorm", "event_id"),
         ("ratings_liveeventrating", "event_id"),

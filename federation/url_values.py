@@ -30,4 +30,5 @@ def url_value_constraint(field: str, name: str, label: str) -> CheckConstraint:
         condition=Q(**{f"{field}__regex": URL_VALUE_PATTERN}),
         name=name,
         violation_error_message=f"{label}: {URL_VALUE_MESSAGE}",
+        violation_error_code=field,
     )

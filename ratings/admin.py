@@ -16,8 +16,10 @@ from federation.admin_base import AuditedAdmin
 from federation.models import Federation
 from federation.permissions import is_rating_officer, visible_federations
 from ratings import services
+from ratings.admin_list_import import ListImportMixin
 from ratings.corrections import chain_review
 from ratings.diff import list_diff
+from ratings.fide_checks import with_players
 from ratings.models import ACTIVE_RUN_STATUSES, ListStatus, RatingList, RatingPeriod, RatingRun
 from ratings.open_periods import open_periods
 from ratings.run_files import files_of, json_download
@@ -168,10 +170,12 @@ class RatingRunAdmin(AuditedAdmin):
         if draft is not None and request.GET.get("follow"):
             # Requested from the run form: once written, the draft opens on its diff.
             return HttpResponseRedirect(reverse("admin:ratings_ratinglist_change", args=[draft.pk]))
+        checks = (run.report or {}).get("fide_checks", []) if run else []
         extra_context = {
             **(extra_context or {}),
             "active": run is not None and run.status in ACTIVE_RUN_STATUSES,
             "draft": draft,
+            "fide_checks": with_players(checks),
         }
         return super().change_view(request, object_id, form_url, extra_context)
 
@@ -293,7 +297,7 @@ class RatingRunAdmin(AuditedAdmin):
 
 
 @admin.register(RatingList)
-class RatingListAdmin(AuditedAdmin):
+class RatingListAdmin(ListImportMixin, AuditedAdmin):
     list_display = [
         "id",
         "federation",

@@ -641,7 +641,10 @@ def import_list(
     )
     rows = [EntryRow(**row) for row in entries]
     rating_list = RatingList.objects.create(
-        federation=federation, period=period, run=run, entry_count=len(rows)
+        federation=federation,
+        period=period,
+        run=run,
+        entry_count=sum(1 for row in rows if row.listed),
     )
     persistence.write_entries(rating_list, rows, {})
     rating_list.output_digest = run.output_digest = canonical_digest(

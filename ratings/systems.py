@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from types import ModuleType
 
 from federation.models import RatingSystem
-from ratings import explainers, periods, whatif
+from ratings import explainers, native_exports, periods, whatif
 from ratings.engines import SYSTEMS as ENGINE_SYSTEMS
 from ratings.engines import egf as egf_engine
 from ratings.engines import iccf as iccf_engine
@@ -45,6 +45,8 @@ class System:
     shows_grade: bool  # lists and exports carry the player's grade
     has_half_ratings: bool  # a newcomer's first rated events give half-ratings (WFCC)
     event_table: str  # the event page's table (ratings.crosstable): egd, square, games, solving
+    native_export: native_exports.NativeFormat  # the list in the federation's own file format
+    verifies_fide_ratings: bool  # newcomers' declared FIDE ratings are checked (ICCF rule 2.1a)
     # The event form's fields of this system only (the admin hides other systems' fields).
     event_fields: tuple[str, ...] = ()
     has_rating_class: bool = False  # EGF class, WFCC category
@@ -72,6 +74,8 @@ ICCF = System(
     has_half_ratings=False,
     event_table="square",
     event_fields=("transmission", "reflection_days", "reflection_moves"),
+    native_export=native_exports.FIDE_STYLE_TXT,
+    verifies_fide_ratings=True,
 )
 EGF = System(
     code=RatingSystem.EGF.value,
@@ -96,6 +100,8 @@ EGF = System(
         "komi",
     ),
     has_rating_class=True,
+    native_export=native_exports.EGD_WORLD_LIST,
+    verifies_fide_ratings=False,
 )
 PLAYCHESS = System(
     code=RatingSystem.PLAYCHESS.value,
@@ -111,6 +117,8 @@ PLAYCHESS = System(
     has_half_ratings=False,
     event_table="games",
     event_fields=(),
+    native_export=native_exports.FIDE_STYLE_TXT,
+    verifies_fide_ratings=False,
 )
 WFCC = System(
     code=RatingSystem.WFCC.value,
@@ -127,6 +135,8 @@ WFCC = System(
     event_table="solving",
     event_fields=("kt", "championship", "solving_rules", "rounds", "days", "fairy_announced_on"),
     has_rating_class=True,
+    native_export=native_exports.SOLVERS_LIST,
+    verifies_fide_ratings=False,
 )
 
 ALL: tuple[System, ...] = (ICCF, EGF, PLAYCHESS, WFCC)

@@ -8,6 +8,7 @@ federation_patterns = [
     path("", views.federation, name="federation"),
     path("lists/<str:period>/", views.rating_list, name="list"),
     path("lists/<str:period>/export.<str:fmt>", views.list_export, name="list_export"),
+    path("lists/<str:period>/native.txt", views.list_native_export, name="list_native_export"),
     path("lists/<str:period>/diff/", views.list_diff, name="list_diff"),
     path("players/<str:player>/", views.player, name="player"),
     path("players/<str:player>/explain/<int:run>/", views.explain, name="explain"),

@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from ratings import exports, selectors, systems
+from ratings import exports, native_exports, selectors, systems
 from ratings.charts import ChartPoint, rating_chart
 from ratings.crosstable import (
     egd_table,
@@ -106,6 +106,7 @@ def rating_list(request, federation: str, period: str):
         "filterset": filterset,
         "nav": nav,
         "periods": selectors.period_choices(fed, rating_list.newest_list_id),
+        "native_export": systems.of(fed).native_export,
     }
     if not (filterset.is_valid() and nav.is_valid()):
         return render(request, "ratings/list.html", context, status=400)
@@ -148,6 +149,19 @@ def _page_url(path: str, base: dict, page: selectors.ListPage, *, forward: bool)
     number = page.page + 1 if forward else page.page - 1
     query = {**base, "page": number} if number > 1 else base
     return f"{path}?{urlencode(query)}" if query else path
+
+
+@require_GET
+def list_native_export(request, federation: str, period: str):
+    """The whole list in its federation's own format (ratings.native_exports)."""
+    rating_list = selectors.list_or_404(federation, period)
+    fed = rating_list.federation
+    native = systems.of(fed).native_export
+    response = StreamingHttpResponse(native_exports.native_lines(rating_list))
+    response["Content-Type"] = "text/plain; charset=utf-8"
+    filename = f"{fed.code}-{rating_list.period.code}-{native.suffix}"
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
 
 
 @require_GET
@@ -219,6 +233,9 @@ def list_diff(request, federation: str, period: str):
 @cached_public_page
 def player(request, federation: str, player: str):
     person = selectors.player_or_404(federation, player)
+    if person.merged_into_id:  # entered twice and merged: his page is the kept player's
+        kept = person.merged_into
+        return redirect("ratings:player", federation, kept.federation_player_id, permanent=True)
     profile = selectors.player_profile(person)
     system = systems.of(person.federation)
     # Each point is named as the table beside the chart names it: the list's period.

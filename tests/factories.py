@@ -7,13 +7,14 @@ from decimal import Decimal
 
 from django.contrib.auth import get_user_model
 
-from federation.models import AuditEvent, Federation, Official, OfficialRole, Player
+from federation.models import AuditEvent, Federation, FideList, Official, OfficialRole, Player
 from tournaments.models import (
     AcceptanceOverride,
     Attestation,
     Event,
     EventKind,
     Game,
+    Placement,
     Problem,
     Result,
     SolverScore,
@@ -70,6 +71,7 @@ def make_world(code: str, system: str = "iccf") -> dict:
     problem = Problem.objects.create(
         event=event, round=1, number=1, group="twomover", original=True
     )
+    placement = Placement.objects.create(event=event, player=b, place=1)
     score = SolverScore.objects.create(problem=problem, solver=a, points=Decimal("5.00"))
     attestation = Attestation.objects.create(event=event, rule_id="WFCC-R12", by=official)
     override = AcceptanceOverride.objects.create(
@@ -83,7 +85,11 @@ def make_world(code: str, system: str = "iccf") -> dict:
         object_id=str(a.pk),
         object_repr=str(a),
     )
+    fide_list = FideList.objects.create(
+        federation=federation, valid_from=date(2026, 1, 1), row_count=0, digest="-"
+    )
     world = {
+        "federation.FideList": fide_list,
         "federation.Federation": federation,
         "federation.Player": a,
         "federation.Official": Official.objects.get(user=official),
@@ -95,6 +101,7 @@ def make_world(code: str, system: str = "iccf") -> dict:
         "tournaments.Substitution": substitution,
         "tournaments.Problem": problem,
         "tournaments.SolverScore": score,
+        "tournaments.Placement": placement,
         "tournaments.Attestation": attestation,
         "tournaments.AcceptanceOverride": override,
         "user": official,

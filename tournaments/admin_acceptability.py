@@ -19,7 +19,7 @@ from django.utils.html import format_html
 
 from federation.permissions import is_rating_officer
 from ratings.engines.wfcc.categories import CATEGORY_KT
-from tournaments import services
+from tournaments import ports, services
 from tournaments.acceptability import Status
 from tournaments.acceptability.wfcc import ATTEST_KT
 from tournaments.acceptability_report import EventReport, evaluate_event, reports_for
@@ -207,6 +207,7 @@ class EventAcceptabilityMixin:
         if may_change and officer and open_failures:
             override_url = self._url("override", event.pk)
         return {
+            "fide_checks": ports.fide_checks_of_event(event, timezone.localdate()),
             "acceptability": report,
             "acceptability_rows": rows,
             "acceptability_transitions": transitions,

@@ -557,7 +557,7 @@ class AcceptanceOverride(ConstraintErrorsOnFields, models.Model):
         return f"Override by {self.by} on {self.at:%Y-%m-%d}"
 
 
-class Placement(models.Model):
+class Placement(ConstraintErrorsOnFields, models.Model):
     """A player's official place in an event as its results file gives it (the EGF table's order),
     with the grade he declared there."""
 
@@ -569,10 +569,28 @@ class Placement(models.Model):
     class Meta:
         ordering = ["event", "place"]
         constraints = [
-            models.UniqueConstraint(fields=["event", "player"], name="placement_one_per_player"),
-            models.UniqueConstraint(fields=["event", "place"], name="placement_one_per_place"),
-            models.CheckConstraint(condition=Q(place__gte=1), name="placement_place_positive"),
+            models.UniqueConstraint(
+                fields=["event", "player"],
+                name="placement_one_per_player",
+                violation_error_code="player",
+                violation_error_message=_("This player already has a place in this event."),
+            ),
+            models.UniqueConstraint(
+                fields=["event", "place"],
+                name="placement_one_per_place",
+                violation_error_code="place",
+                violation_error_message=_("Another player already has this place in this event."),
+            ),
+            models.CheckConstraint(
+                condition=Q(place__gte=1),
+                name="placement_place_positive",
+                violation_error_code="place",
+                violation_error_message=_("A place is 1 or more."),
+            ),
         ]
 
     def __str__(self) -> str:
         return f"{self.event}: {self.place}. {self.player.full_name}"
+
+    def clean(self) -> None:
+        check_one_federation(self)  # the database refuses it too (federation.scoping)

@@ -65,3 +65,21 @@ def provide_event_fields(reader: EventFields) -> None:
 def event_fields_by_system() -> dict[str, tuple[tuple[str, ...], bool]]:
     """Empty when no ratings app is installed: the event form then shows every field."""
     return _event_fields() if _event_fields is not None else {}
+
+
+# ICCF rule 2.1a: the declared FIDE ratings of an event's unrated players, as checked against the
+# FIDE list (ratings.fide_checks.event_fide_checks), for the acceptability panel.
+FideChecks = Callable[["Event", date], list[dict]]
+_fide_checks: FideChecks | None = None
+
+
+def provide_fide_checks(reader: FideChecks) -> None:
+    global _fide_checks
+    _fide_checks = reader
+
+
+def fide_checks_of_event(event: Event, today: date) -> list[dict]:
+    """Rows to show the rating officer (empty when no ratings app is installed)."""
+    if _fide_checks is None:
+        return []
+    return _fide_checks(event, today)

@@ -106,6 +106,7 @@ def interpret(prepared: Prepared, output: dict) -> Outcome:
     latest: dict[int, float] = {}
     last_date: dict[int, str] = {}
     played: dict[int, int] = defaultdict(int)
+    tournaments: dict[int, int] = defaultdict(int)
     event_ratings = []
     for event, tournament in zip(prepared.events, output["tournaments"], strict=True):
         details = defaultdict(list)
@@ -118,6 +119,7 @@ def interpret(prepared: Prepared, output: dict) -> Outcome:
             latest[pid] = row["after"]
             last_date[pid] = event.end.isoformat()
             played[pid] += row["games"]
+            tournaments[pid] += 1
             event_ratings.append(
                 EventRatingRow(
                     event_id=event.id,
@@ -139,6 +141,7 @@ def interpret(prepared: Prepared, output: dict) -> Outcome:
                 grade=grade,
                 max_grade=stronger_grade(state.get("max_grade"), grade),
                 last=last_date[pid],
+                tournaments=state.get("tournaments", 0) + tournaments[pid],  # the EGD's NT
             )
         rating = latest.get(pid, entry.rating if entry else None)
         active = bool(state.get("last")) and egf_is_active(

@@ -7,8 +7,8 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections import defaultdict
 
-from federation.models import Player
 from ratings.engines.core.months import add_months
+from ratings.fide_checks import as_report, fide_checks
 from ratings.models import RatingEntry, RatingPeriod
 from ratings.periods import iccf_period_for_report
 from ratings.runners.common import (
@@ -68,11 +68,9 @@ def build(ctx: Context) -> Prepared:
         if s[0] in game_ids
     ]
     involved = {pid for g in games for pid in (g[2], g[3])} | {s[2] for s in substitutions}
-    fide = dict(
-        Player.objects.filter(id__in=involved, fide_rating__isnull=False).values_list(
-            "id", "fide_rating"
-        )
-    )
+    # Rule 2.1a: a newcomer starts from his FIDE rating as verified against the FIDE list.
+    checks = fide_checks(ctx.federation, involved, ctx.period.valid_from)
+    fide = {pid: c.used for pid, c in checks.items() if c.used is not None}
     players = []
     for pid in sorted(set(base) | involved):
         entry = base.get(pid)
@@ -109,7 +107,13 @@ def build(ctx: Context) -> Prepared:
         engine_input,
         events,
         excluded,
-        extra={"games": games, "base": base, "late": late, "substitutions": substitutions},
+        extra={
+            "games": games,
+            "base": base,
+            "late": late,
+            "substitutions": substitutions,
+            "fide_checks": as_report(c for pid, c in checks.items() if pid not in base),
+        },
         labels={"games": [game_label(code_of[g[1]], g[0]) for g in games]},
     )
 
@@ -195,5 +199,6 @@ def interpret(prepared: Prepared, output: dict) -> Outcome:
         report={
             "late_results": prepared.extra["late"][:200],
             "late_count": len(prepared.extra["late"]),
+            "fide_checks": prepared.extra["fide_checks"],
         },
     )

@@ -1,7 +1,8 @@
 """Importing an EGF results table: preview (no writes) and confirm (one transaction).
 
 The file is parsed by the pure ``tournaments.formats.egf``; players are matched to the
-federation's players by EGD PIN, else by surname, first name and country; the rest are created.
+federation's players by EGD PIN, else by surname, first name and country ignoring case, diacritics
+and name order (federation.names); the rest are created.
 A table with any error saves nothing.
 """
 
@@ -16,7 +17,9 @@ from pathlib import PurePath
 from django.db import transaction
 
 from federation import audit
+from federation.countries import iso_country
 from federation.models import Federation, Player
+from federation.names import fold, same_person_key
 from federation.url_values import url_value_problem
 from ratings.engines.core.errors import EngineInputError
 from ratings.periods import FIRST_YEAR, LAST_YEAR
@@ -254,25 +257,50 @@ def _chunked(queryset, lookup: str, values: set[str], size: int = 500):
         yield from queryset.filter(**{lookup: ordered[start : start + size]})
 
 
+def name_key(surname: str, given: str) -> tuple[str, ...]:
+    """Tables and the EGD write spaces inside names as ``_``; the rest is same_person_key."""
+    return same_person_key(surname.replace("_", " "), given.replace("_", " "))
+
+
 def _match_players(federation: Federation, players) -> list[PlayerMatch]:
-    pins = {p.pin for p in players if p.pin}
+    """By PIN (a merged PIN leads to the player it was merged into), else by surname and given
+    name ignoring case, diacritics and their order, and the country."""
     mine = Player.objects.filter(federation=federation)
+    pins = {p.pin for p in players if p.pin}
     by_pin = {p.federation_player_id: p for p in _chunked(mine, "federation_player_id__in", pins)}
-    surnames = {p.surname.lower() for p in players}
-    by_name = {}
-    for candidate in _chunked(mine, "surname__in", {p.surname for p in players}):
-        if candidate.surname.lower() in surnames:
-            key = (candidate.surname.lower(), candidate.given_name.lower(), candidate.country)
-            by_name.setdefault(key, candidate)
+    kept = {
+        p.pk: p
+        for p in _chunked(
+            mine, "pk__in", {p.merged_into_id for p in by_pin.values() if p.merged_into_id}
+        )
+    }
+    words = {
+        fold(part.replace("_", " ")) for p in players for part in (p.surname, p.first_name) if part
+    }
+    words |= {word for text in set(words) for word in text.split()}
+    by_name: dict[tuple, list[Player]] = {}
+    unmerged = mine.filter(merged_into__isnull=True)
+    seen = set()
+    for lookup in ("surname_folded__in", "given_name_folded__in"):
+        for candidate in _chunked(unmerged, lookup, words):
+            if candidate.pk not in seen:
+                seen.add(candidate.pk)
+                key = (name_key(candidate.surname, candidate.given_name), candidate.country)
+                by_name.setdefault(key, []).append(candidate)
     matches = []
     for p in players:
         country = (p.country or "").upper()
         found, how = None, "new"
         if p.pin and p.pin in by_pin:
             found, how = by_pin[p.pin], "PIN"
+            if found.merged_into_id:
+                found, how = kept[found.merged_into_id], "PIN (merged)"
         else:
-            found = by_name.get((p.surname.lower(), p.first_name.lower(), country))
-            how = "name and country" if found else "new"
+            same = by_name.get((name_key(p.surname, p.first_name), iso_country(country)), [])
+            if len(same) == 1:
+                found, how = same[0], "name and country"
+            elif same:
+                how = f"new: {len(same)} players have this name and country"
         matches.append(
             PlayerMatch(p.ordinal, p.surname, p.first_name, p.grade, country, p.pin, found, how)
         )
