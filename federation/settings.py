@@ -69,6 +69,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
@@ -89,8 +90,10 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", "English")]
+# Public pages in English (no prefix), German (/de/…) and French (/fr/…); see federation/urls.py.
+LANGUAGES = [("en", "English"), ("de", "Deutsch"), ("fr", "Français")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+FORMAT_MODULE_PATH = ["federation.formats"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

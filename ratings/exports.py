@@ -2,9 +2,10 @@
 
 The writers are plain generators over the flat rows (ratings.selectors.flat_row), so the views
 stream them (a 100,000-row list is never held in memory as text) and tests can call them directly.
-Ratings are the published integers; RD appears for ICCF only. Names come from outside files, so
-every spreadsheet-readable format neutralises formulas (neutralise_formula, typed XLSX text);
-JSON is data for programs and carries the values exactly.
+Ratings and changes are the published integers (a change is the difference of two published
+ratings, ratings.numbers); the JSON export carries the unrounded values beside them. RD appears
+for ICCF only. Names come from outside files, so every spreadsheet-readable format
+neutralises formulas (neutralise_formula, typed XLSX text); JSON carries the values exactly.
 """
 
 from __future__ import annotations
@@ -15,8 +16,6 @@ import json
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-
-from ratings.engines.core.rounding import half_up_int
 
 FORMATS = {
     "csv": "text/csv; charset=utf-8",
@@ -59,7 +58,7 @@ def columns_for(system) -> list[ExportColumn]:
 
 def _value(row: dict, key: str):
     if key == "change":
-        return None if row["change"] is None else half_up_int(row["change"])
+        return row["published_change"]
     if key == "flag":
         return "P" if row["provisional"] else ("H" if row["half_rating"] else "")
     return row[key]
@@ -141,7 +140,8 @@ def entry_record(row: dict) -> dict:
         "rd": row["published_rd"],
         "rd_unrounded": row["rd"],
         "games": row["games"],
-        "change": row["change"],
+        "change": row["published_change"],
+        "change_unrounded": row["change"],
         "provisional": row["provisional"],
         "half_rating": row["half_rating"],
     }

@@ -11,9 +11,10 @@ from urllib.parse import urlencode
 import django_filters
 from django import forms
 from django.core.validators import RegexValidator
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
+from federation.player_search import player_name_q
 from ratings.models import RatingEntry
 from ratings.selectors import KEYSET_SORTS, PAGE_SIZE, SORTS
 
@@ -68,11 +69,7 @@ class ListFilterSet(django_filters.FilterSet):
         term = value.strip()
         if not term:
             return queryset
-        return queryset.filter(
-            Q(player__federation_player_id=term)
-            | Q(player__surname__istartswith=term)
-            | Q(player__given_name__istartswith=term)
-        )
+        return queryset.filter(player_name_q(term, prefix="player__"))
 
 
 def entries_filterset(data, rating_list) -> ListFilterSet:

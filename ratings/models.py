@@ -306,7 +306,14 @@ class RatingEntry(ConstraintErrorsOnFields, models.Model):
     published_rd = models.IntegerField(null=True, blank=True)
     games = models.PositiveIntegerField(default=0)
     total_games = models.PositiveIntegerField(default=0)
-    change = models.FloatField(null=True, blank=True)
+    change = models.FloatField(
+        null=True, blank=True, help_text=_("Unrounded: rating − previous_rating.")
+    )
+    published_change = models.IntegerField(
+        null=True,
+        blank=True,
+        help_text=_("The change readers see: published_rating − the previous list's."),
+    )
     previous_rating = models.FloatField(null=True, blank=True)
     provisional = models.BooleanField(default=False)
     half_rating = models.BooleanField(default=False)

@@ -292,9 +292,7 @@ def _write(run: RatingRun, result: dict, started: float) -> None:
     output_digest = _output_digest(outcome)
     result["stages"]["digest"] = time.perf_counter() - mark
     mark = time.perf_counter()
-    previous = {}
-    if ctx.base_list is not None:
-        previous = dict(ctx.base_list.entries.values_list("player_id", "rating"))
+    previous = persistence.previous_entries(ctx.base_list)
     rating_list = RatingList.objects.create(
         federation=run.federation,
         period=run.period,

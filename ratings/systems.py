@@ -44,6 +44,7 @@ class System:
     shows_rd: bool  # lists, exports and the history chart carry an RD
     shows_grade: bool  # lists and exports carry the player's grade
     has_half_ratings: bool  # a newcomer's first rated events give half-ratings (WFCC)
+    event_table: str  # the event page's table (ratings.crosstable): egd, square, games, solving
     # The event form's fields of this system only (the admin hides other systems' fields).
     event_fields: tuple[str, ...] = ()
     has_rating_class: bool = False  # EGF class, WFCC category
@@ -69,6 +70,7 @@ ICCF = System(
     shows_rd=True,
     shows_grade=False,
     has_half_ratings=False,
+    event_table="square",
     event_fields=("transmission", "reflection_days", "reflection_moves"),
 )
 EGF = System(
@@ -83,6 +85,7 @@ EGF = System(
     shows_rd=False,
     shows_grade=True,
     has_half_ratings=False,
+    event_table="egd",
     event_fields=(
         "basic_time_minutes",
         "time_system",
@@ -106,6 +109,7 @@ PLAYCHESS = System(
     shows_rd=False,
     shows_grade=False,
     has_half_ratings=False,
+    event_table="games",
     event_fields=(),
 )
 WFCC = System(
@@ -120,6 +124,7 @@ WFCC = System(
     shows_rd=False,
     shows_grade=False,
     has_half_ratings=True,
+    event_table="solving",
     event_fields=("kt", "championship", "solving_rules", "rounds", "days", "fairy_announced_on"),
     has_rating_class=True,
 )

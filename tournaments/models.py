@@ -555,3 +555,24 @@ class AcceptanceOverride(ConstraintErrorsOnFields, models.Model):
 
     def __str__(self) -> str:
         return f"Override by {self.by} on {self.at:%Y-%m-%d}"
+
+
+class Placement(models.Model):
+    """A player's official place in an event as its results file gives it (the EGF table's order),
+    with the grade he declared there."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="placements")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="placements")
+    place = models.PositiveSmallIntegerField(_("place"), validators=[MinValueValidator(1)])
+    grade = models.CharField(_("grade declared"), max_length=3, blank=True)
+
+    class Meta:
+        ordering = ["event", "place"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "player"], name="placement_one_per_player"),
+            models.UniqueConstraint(fields=["event", "place"], name="placement_one_per_place"),
+            models.CheckConstraint(condition=Q(place__gte=1), name="placement_place_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event}: {self.place}. {self.player.full_name}"

@@ -24,7 +24,7 @@ from tournaments.acceptability import egf as egf_rules
 from tournaments.formats import egf as egf_format
 from tournaments.formats.egf_time import TableTimeControl, read_time_control
 from tournaments.importers.base import ImportRefused
-from tournaments.models import Event, EventKind, EventStatus, Game, Result
+from tournaments.models import Event, EventKind, EventStatus, Game, Placement, Result
 from tournaments.ports import published_period_holding
 from tournaments.selectors import egf_class_verdict
 from tournaments.signals import results_written
@@ -419,6 +419,11 @@ def confirm_import(
                 message=f"created by the import of {preview.filename}",
             )
         players[match.ordinal] = player
+    # The table's order is the official placement (the event page shows it as the file has it).
+    Placement.objects.bulk_create(
+        Placement(event=event, player=players[m.ordinal], place=m.ordinal, grade=m.grade)
+        for m in preview.players
+    )
     games = Game.objects.bulk_create(
         [
             Game(
