@@ -7,8 +7,8 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('federation', '0007_constraint_messages_for_new_constraints'),
-        ('ratings', '0009_live_ratings'),
-        ('tournaments', '0004_constraint_messages_for_new_constraints'),
+        ('ratings', '0010_entry_published_change'),
+        ('tournaments', '0005_constraint_messages_for_new_constraints'),
     ]
 
     operations = [

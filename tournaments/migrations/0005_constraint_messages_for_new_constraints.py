@@ -7,7 +7,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('federation', '0007_constraint_messages_for_new_constraints'),
-        ('tournaments', '0003_url_values_one_federation'),
+        ('tournaments', '0004_event_placements'),
     ]
 
     operations = [
