@@ -557,7 +557,7 @@ class AcceptanceOverride(ConstraintErrorsOnFields, models.Model):
         return f"Override by {self.by} on {self.at:%Y-%m-%d}"
 
 
-class Placement(models.Model):
+class Placement(ConstraintErrorsOnFields, models.Model):
     """A player's official place in an event as its results file gives it (the EGF table's order),
     with the grade he declared there."""
 
@@ -569,9 +569,24 @@ class Placement(models.Model):
     class Meta:
         ordering = ["event", "place"]
         constraints = [
-            models.UniqueConstraint(fields=["event", "player"], name="placement_one_per_player"),
-            models.UniqueConstraint(fields=["event", "place"], name="placement_one_per_place"),
-            models.CheckConstraint(condition=Q(place__gte=1), name="placement_place_positive"),
+            models.UniqueConstraint(
+                fields=["event", "player"],
+                name="placement_one_per_player",
+                violation_error_code="player",
+                violation_error_message=_("This player already has a place in this event."),
+            ),
+            models.UniqueConstraint(
+                fields=["event", "place"],
+                name="placement_one_per_place",
+                violation_error_code="place",
+                violation_error_message=_("Another player already holds this place in the event."),
+            ),
+            models.CheckConstraint(
+                condition=Q(place__gte=1),
+                name="placement_place_positive",
+                violation_error_code="place",
+                violation_error_message=_("Places are numbered from 1."),
+            ),
         ]
 
     def __str__(self) -> str:
