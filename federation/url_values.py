@@ -29,6 +29,6 @@ def url_value_constraint(field: str, name: str, label: str) -> CheckConstraint:
     return CheckConstraint(
         condition=Q(**{f"{field}__regex": URL_VALUE_PATTERN}),
         name=name,
+        violation_error_code=field,  # shown on that field (federation.constraint_errors)
         violation_error_message=f"{label}: {URL_VALUE_MESSAGE}",
-        violation_error_code=field,
     )
