@@ -8,13 +8,13 @@ class RatingsConfig(AppConfig):
     def ready(self) -> None:
         from django.db.models.signals import post_migrate
 
-        from ratings import fide_checks, input_watch, live_triggers, selectors, systems, tasks  # noqa: F401  (tasks)
+        from ratings import fide_panel, input_watch, live_triggers, selectors, systems, tasks  # noqa: F401  (tasks)
         from ratings.guards import reinstall_guards
         from tournaments import ports
 
         ports.provide_full_ratings(selectors.full_ratings_at_start)
         ports.provide_event_fields(systems.event_fields_by_system)
-        ports.provide_fide_checks(fide_checks.event_fide_checks)
+        ports.provide_fide_checks(fide_panel.event_fide_checks)
         input_watch.connect()  # every edit of rating input marks the periods that read it
         live_triggers.connect()  # acceptance and publication refresh the live ratings
         ports.provide_published_period(selectors.published_period_holding)

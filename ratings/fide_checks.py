@@ -69,26 +69,3 @@ def with_players(rows: list[dict]) -> list[dict]:
     """Report rows (as_report) with their Player objects, for the officer's screens."""
     players = Player.objects.in_bulk([row["player"] for row in rows])
     return [{**row, "player_obj": players.get(row["player"])} for row in rows]
-
-
-def event_fide_checks(event, today: date) -> list[dict]:
-    """The rule 2.1a checks an ICCF event's unrated players need, against the FIDE list for the
-    ICCF list their results go into next (acceptability screen)."""
-    from ratings import systems  # the registry imports the ICCF runner, which imports this
-    from ratings.runners.common import published_list_valid_on
-    from ratings.services import calendar_of
-    from tournaments.models import Game
-
-    system = systems.of(event.federation)
-    if not system.verifies_fide_ratings:
-        return []
-    period = system.calendar.period_for(today, params=calendar_of(event.federation))
-    iccf_list_date = period.valid_from
-    ids = set()
-    for white, black in Game.objects.filter(event=event).values_list("white_id", "black_id"):
-        ids.update(pid for pid in (white, black) if pid is not None)
-    current = published_list_valid_on(event.federation, iccf_list_date)
-    if current is not None:
-        ids -= set(current.entries.filter(player_id__in=ids).values_list("player_id", flat=True))
-    checks = fide_checks(event.federation, ids, iccf_list_date)
-    return with_players(as_report(checks.values()))

@@ -115,13 +115,6 @@ FIDE_STYLE_TXT = NativeFormat("fide.txt", _("FIDE-style TXT"), fide_style_txt)
 SOLVERS_LIST = NativeFormat("solvers.txt", _("Solvers' list"), solvers_list)
 
 
-def native_lines(rating_list: RatingList) -> Iterator[str]:
-    """The list in its federation's own format."""
-    from ratings import systems  # the registry names each system's format (and imports this)
-
-    return systems.of(rating_list.federation).native_export.lines(rating_list)
-
-
 def _egd_row(values: dict) -> ListRow:
     state = values["state"] or {}
     country = values["player__country"]

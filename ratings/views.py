@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from ratings import exports, native_exports, selectors, systems
+from ratings import exports, native_download, selectors, systems
 from ratings.charts import ChartPoint, rating_chart
 from ratings.crosstable import (
     egd_table,
@@ -157,7 +157,7 @@ def list_native_export(request, federation: str, period: str):
     rating_list = selectors.list_or_404(federation, period)
     fed = rating_list.federation
     native = systems.of(fed).native_export
-    response = StreamingHttpResponse(native_exports.native_lines(rating_list))
+    response = StreamingHttpResponse(native_download.native_lines(rating_list))
     response["Content-Type"] = "text/plain; charset=utf-8"
     filename = f"{fed.code}-{rating_list.period.code}-{native.suffix}"
     response["Content-Disposition"] = f'attachment; filename="{filename}"'

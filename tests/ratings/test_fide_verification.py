@@ -94,7 +94,7 @@ def test_the_screens_show_the_checks(iccf_world, newcomer, client):
     page = client.get(f"/admin/ratings/ratingrun/{run.pk}/change/")
     assert page.status_code == 200
     assert b"Declared FIDE ratings to look at" in page.content and b"mismatch" in page.content
-    from ratings.fide_checks import event_fide_checks
+    from ratings.fide_panel import event_fide_checks
     from ratings.periods import period_by_code
 
     in_window = period_by_code("iccf", "2026Q1").ends_on  # results now go into the 2026Q1 list

@@ -12,7 +12,7 @@ from django.core.management.base import CommandError
 from tournaments.egf_import import name_key
 
 from federation.models import AuditEvent, Federation, FideList, FideRating, Player
-from ratings import native_exports
+from ratings import native_download as native_exports
 from ratings.list_import import ListImportRefused, import_player_list
 from ratings.models import ListStatus, RatingEntry, RatingList, RatingRun
 from tests.realdata_files import need

@@ -9,7 +9,7 @@ import pytest
 
 from federation.models import Federation, Player
 from ratings.models import RatingList
-from ratings.native_exports import native_lines
+from ratings.native_download import native_lines
 from ratings.services import import_list
 from tournaments.formats import fide_list
 from tournaments.formats.player_lists import collect
