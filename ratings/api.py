@@ -290,7 +290,8 @@ def history(request, federation: str, player: str):
                 "rd": h.published_rd,
                 "rank": h.rank,
                 "games": h.games,
-                "change": h.change,
+                "change": h.published_change,
+                "change_unrounded": h.change,
                 "provisional": h.provisional,
                 "half_rating": h.half_rating,
             }
@@ -303,9 +304,11 @@ def history(request, federation: str, player: str):
                 "end": e.event_end,
                 "period": e.period,
                 "before": e.before,
-                "after": e.after,
+                "after": e.after_event,
                 "before_rd": e.before_rd,
                 "after_rd": e.after_rd,
+                "change": e.change,
+                "change_unrounded": e.change_unrounded,
                 "games": e.games,
                 "score": e.score,
             }

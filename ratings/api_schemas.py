@@ -88,7 +88,11 @@ class Entry(Schema):
     rd: int | None = Field(description="Published rating deviation (ICCF only).")
     rd_unrounded: float | None
     games: int = Field(description="Games (or solving rounds) rated in this period.")
-    change: float | None = Field(description="Against the previous list; null when new.")
+    change: int | None = Field(
+        description="Against the previous list: the difference of the two published ratings; "
+        "null when new."
+    )
+    change_unrounded: float | None = Field(description="The unrounded change beside it.")
     provisional: bool
     half_rating: bool = Field(description="WFCC: a half-rating, not yet a full rating.")
 
@@ -186,7 +190,8 @@ class HistoryPoint(Schema):
     rd: int | None
     rank: int | None
     games: int
-    change: float | None
+    change: int | None = Field(description="The difference of the published ratings.")
+    change_unrounded: float | None
     provisional: bool
     half_rating: bool
 
@@ -197,9 +202,11 @@ class EventPoint(Schema):
     end: date
     period: str
     before: float | None
-    after: float
+    after: float = Field(description="The rating this event alone leads to.")
     before_rd: float | None
     after_rd: float | None
+    change: int | None = Field(description="This event's own change, published ratings.")
+    change_unrounded: float | None
     games: int
     score: float | None
 

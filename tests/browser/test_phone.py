@@ -26,7 +26,7 @@ def public_pages() -> list[str]:
     from ratings.models import EventRating, ListStatus, RatingList
     from tournaments.models import Event
 
-    pages = [reverse("ratings:home"), reverse("ratings:whatif_index"), reverse("ratings:api_index")]
+    pages = [reverse("ratings:home"), reverse("ratings:whatif_index"), "/api/v1/"]
     pages += [reverse("ratings:whatif", args=[s]) for s in ("iccf", "egf", "playchess", "wfcc")]
     for fed in Federation.objects.order_by("code"):
         newest = (

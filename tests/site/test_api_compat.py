@@ -28,6 +28,7 @@ ENTRY_KEYS = {
     "rd_unrounded",
     "games",
     "change",
+    "change_unrounded",
     "provisional",
     "half_rating",
 }
@@ -87,7 +88,8 @@ def test_list_page_keys(client):
     first = body["results"][0]
     assert set(first) >= ENTRY_KEYS  # more keys are fine (the export's surname, given_name)
     assert first["rating_unrounded"] == 2010.6 and first["rd_unrounded"] == 80.0
-    assert first["change"] == pytest.approx(10.6)
+    # One number everywhere: 2000 -> 2011 published is +11; the unrounded +10.6 beside it.
+    assert first["change"] == 11 and first["change_unrounded"] == pytest.approx(10.6)
 
 
 def test_default_limit_is_100_and_limit_is_carried(client):
@@ -168,6 +170,7 @@ def test_history_keys(client):
         "rank",
         "games",
         "change",
+        "change_unrounded",
         "provisional",
         "half_rating",
     }
@@ -180,6 +183,8 @@ def test_history_keys(client):
         "after": 2010.6,
         "before_rd": None,
         "after_rd": None,
+        "change": 11,
+        "change_unrounded": pytest.approx(10.6),
         "games": 3,
         "score": 1.5,
     }

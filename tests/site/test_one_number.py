@@ -172,7 +172,7 @@ def test_every_page_export_api_and_diff_give_the_same_rating_change_and_rank(
             r["Id"]: (int(r["Rating"]), int(r["Change"]) if r["Change"] else None, int(r["Rank"]))
             for r in rows
         } == want, f"CSV {fed} {period}"
-        exported = json.loads(download(client, fed, period, "json"))["rows"]
+        exported = json.loads(download(client, fed, period, "json"))["results"]
         assert {r["id"]: (r["rating"], r["change"], r["rank"]) for r in exported} == want
         for r in exported:  # the unrounded change beside it
             entry_change = r["change_unrounded"]
@@ -206,7 +206,7 @@ def test_every_page_export_api_and_diff_give_the_same_rating_change_and_rank(
                 number(by["Rank"]["text"]),
             )
         assert history == by_period, f"player page {fed} {fid}"
-        api = client.get(reverse("ratings:api_history", args=[fed, fid])).json()
+        api = client.get(f"/api/v1/federations/{fed}/players/{fid}/history/").json()
         assert {h["period"]: (h["rating"], h["change"], h["rank"]) for h in api["lists"]} == {
             p: v for p, v in by_period.items()
         }, f"history API {fed} {fid}"

@@ -162,7 +162,7 @@ def test_explain_page_query_count_is_bounded(client, django_assert_max_num_queri
         (LIST, 4),
         (f"{LIST}?sort=-club&page=1", 4),
         (f"{LIST}diff/", 9),
-        ("/federations/fed/players/101/", 7),  # + opponents' ratings, norms
+        ("/federations/fed/players/101/", 8),  # + opponents' ratings, norms, live rating
         ("/federations/fed/events/OPEN-26/", 7),  # 2 for the acceptability rules
         (f"{LIST}export.csv", 3),
         ("/api/v1/federations/fed/lists/2026Q2/", 3),
