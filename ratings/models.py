@@ -373,7 +373,7 @@ class LiveRun(models.Model):
         )
 
 
-class LiveRating(models.Model):
+class LiveRating(ConstraintErrorsOnFields, models.Model):
     """A player's unofficial current rating: his result of the federation's live run."""
 
     live_run = models.ForeignKey(LiveRun, on_delete=models.CASCADE, related_name="ratings")
@@ -389,7 +389,12 @@ class LiveRating(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["live_run", "player"], name="liverating_one_per_run"),
+            models.UniqueConstraint(
+                fields=["live_run", "player"],
+                name="liverating_one_per_run",
+                violation_error_code="player",
+                violation_error_message=_("This player already has a live rating in this run."),
+            ),
         ]
 
     def __str__(self) -> str:
@@ -405,7 +410,7 @@ class LiveRating(models.Model):
         return self.published_rating - half_up_int(self.official_rating)
 
 
-class LiveEventRating(models.Model):
+class LiveEventRating(ConstraintErrorsOnFields, models.Model):
     """Before and after of one event in a live run (as EventRating for a rating run)."""
 
     live_run = models.ForeignKey(LiveRun, on_delete=models.CASCADE, related_name="event_ratings")
@@ -422,7 +427,12 @@ class LiveEventRating(models.Model):
     class Meta:
         constraints = [
             models.UniqueConstraint(
-                fields=["live_run", "event", "player"], name="liveeventrating_one_per_event"
+                fields=["live_run", "event", "player"],
+                name="liveeventrating_one_per_event",
+                violation_error_code="player",
+                violation_error_message=_(
+                    "This player already has a live rating for this event in this run."
+                ),
             ),
         ]
 
