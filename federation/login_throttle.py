@@ -1,15 +1,24 @@
-"""Throttled admin login: after LOGIN_FAILURE_LIMIT failed attempts within
-LOGIN_FAILURE_WINDOW_SECONDS, further attempts are refused without checking the password.
+"""Throttled admin login: failed attempts are counted in the Django cache (Redis in production,
+so every gunicorn process shares them) and, over a limit, further attempts are refused without
+checking the password.
 
-Two counters in the Django cache (Redis in production, so every gunicorn process shares them):
-per username (guessing one account's password, from any number of addresses) and per client
-address (one client trying many usernames; four times the limit, so an office behind one
-address is not locked out by a few typos). A successful login clears the username's counter.
+Three counters, each for LOGIN_FAILURE_WINDOW_SECONDS from its first failure:
+- per (username, client address), limit LOGIN_FAILURE_LIMIT: someone guessing from one place
+  locks only that place out, not the account's owner elsewhere;
+- per username from any address, USERNAME_FACTOR times the limit: the ceiling for a distributed
+  guess at one account (the owner is then locked out too, but only after that many guesses);
+- per client address, ADDRESS_FACTOR times the limit: one client trying many usernames.
+A successful login clears its (username, address) counter.
+
+The client address is REMOTE_ADDR, unless that is one of TRUSTED_PROXIES: then X-Forwarded-For
+is read from the right, skipping trusted proxies, and the first other address is the client
+(entries further left were written by the client and are not believed).
 """
 
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 
 from django import forms
 from django.conf import settings
@@ -17,30 +26,50 @@ from django.contrib.admin.forms import AdminAuthenticationForm
 from django.core.cache import cache
 
 ADDRESS_FACTOR = 4
+USERNAME_FACTOR = 10
 
 
-def _key(kind: str, value: str) -> str:
-    digest = hashlib.sha256(value.strip().lower().encode("utf-8", "replace")).hexdigest()[:32]
+def _key(kind: str, *values: str) -> str:
+    text = "\n".join(v.strip().lower() for v in values)
+    digest = hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()[:32]
     return f"login-failures:{kind}:{digest}"
 
 
+def _address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    try:
+        return ipaddress.ip_address(text.strip())
+    except ValueError:
+        return None
+
+
+def _trusted(address) -> bool:
+    return address is not None and any(
+        address in ipaddress.ip_network(proxy, strict=False) for proxy in settings.TRUSTED_PROXIES
+    )
+
+
 def client_address(request) -> str:
-    """REMOTE_ADDR; behind the trusted reverse proxy of production (SECURE_PROXY_SSL_HEADER set),
-    REMOTE_ADDR is the proxy itself, so the last X-Forwarded-For entry (the one the proxy added,
-    which a client cannot forge) is the client."""
     if request is None:
         return ""
-    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
-    if forwarded and getattr(settings, "SECURE_PROXY_SSL_HEADER", None):
-        return forwarded.split(",")[-1].strip()
-    return request.META.get("REMOTE_ADDR", "")
+    remote = request.META.get("REMOTE_ADDR", "")
+    if not _trusted(_address(remote)):
+        return remote
+    for entry in reversed(request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")):
+        address = _address(entry)
+        if address is None:  # garbage in the header: the proxy's own peer is all we know
+            return remote
+        if not _trusted(address):
+            return str(address)
+    return remote
 
 
 def _counters(request, username: str) -> list[tuple[str, int]]:
     limit = settings.LOGIN_FAILURE_LIMIT
+    address = client_address(request)
     return [
-        (_key("user", username), limit),
-        (_key("address", client_address(request)), limit * ADDRESS_FACTOR),
+        (_key("pair", username, address), limit),
+        (_key("user", username), limit * USERNAME_FACTOR),
+        (_key("address", address), limit * ADDRESS_FACTOR),
     ]
 
 
@@ -58,8 +87,8 @@ def record_failure(request, username: str) -> None:
             cache.set(key, 1, timeout=settings.LOGIN_FAILURE_WINDOW_SECONDS)
 
 
-def record_success(username: str) -> None:
-    cache.delete(_key("user", username))
+def record_success(request, username: str) -> None:
+    cache.delete(_key("pair", username, client_address(request)))
 
 
 class ThrottledAdminLoginForm(AdminAuthenticationForm):
@@ -81,5 +110,5 @@ class ThrottledAdminLoginForm(AdminAuthenticationForm):
         except forms.ValidationError:
             record_failure(self.request, username)
             raise
-        record_success(username)
+        record_success(self.request, username)
         return cleaned

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from federation.constraint_errors import ConstraintErrorsOnFields
 from federation.countries import ISO_3166_ALPHA2
 from federation.names import fold
+from federation.url_values import url_value_constraint, validate_url_value
 from ratings.engines.core.grades import GRADE_PATTERN
 
 
@@ -23,7 +24,7 @@ class RatingSystem(models.TextChoices):
 
 
 class Federation(ConstraintErrorsOnFields, models.Model):
-    code = models.SlugField(_("code"), max_length=20, unique=True)
+    code = models.SlugField(_("code"), max_length=20, unique=True, validators=[validate_url_value])
     name = models.CharField(_("name"), max_length=200)
     system = models.CharField(_("rating system"), max_length=20, choices=RatingSystem.choices)
     params = models.JSONField(
@@ -45,6 +46,7 @@ class Federation(ConstraintErrorsOnFields, models.Model):
                 violation_error_code="system",
                 violation_error_message=_("Choose one of the rating systems the site knows."),
             ),
+            url_value_constraint("code", "federation_code_url_safe", "Code"),
         ]
 
     def __str__(self) -> str:
@@ -81,7 +83,7 @@ class Player(ConstraintErrorsOnFields, models.Model):
         _("federation id"),
         max_length=20,
         help_text=_("The federation's own id: ICCF ID, EGD PIN, ..."),
-        validators=[RegexValidator(r"^[A-Za-z0-9_.-]+$", _("Letters, digits, . _ - only."))],
+        validators=[validate_url_value],
     )
     surname = models.CharField(_("surname"), max_length=100)
     given_name = models.CharField(_("given name"), max_length=100, blank=True)
@@ -133,6 +135,7 @@ class Player(ConstraintErrorsOnFields, models.Model):
                 violation_error_code="federation_player_id",
                 violation_error_message=_("Another player of this federation already has this id."),
             ),
+            url_value_constraint("federation_player_id", "player_id_url_safe", "Federation id"),
             models.CheckConstraint(
                 condition=Q(country="") | Q(country__regex=r"^[A-Z]{2}$"),
                 name="player_country_alpha2",

@@ -48,6 +48,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "federation.middleware.ContentSecurityPolicyMiddleware",
+    "federation.middleware.HostileInputMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -68,6 +69,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
@@ -88,8 +90,10 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", "English")]
+# Public pages in English (no prefix), German (/de/…) and French (/fr/…); see federation/urls.py.
+LANGUAGES = [("en", "English"), ("de", "Deutsch"), ("fr", "Français")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+FORMAT_MODULE_PATH = ["federation.formats"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
@@ -109,20 +113,30 @@ DATA_UPLOAD_MAX_NUMBER_FIELDS = 20000  # an event's inline games
 # publication invalidates them at once (ratings/page_cache.py). 0 turns the cache off.
 PUBLIC_PAGE_CACHE_SECONDS = int(os.environ.get("PUBLIC_PAGE_CACHE_SECONDS", "300"))
 
-# Login throttling: failed attempts per username and client address within the window.
+# Login throttling (federation/login_throttle.py): failed attempts per (username, client address)
+# within the window; a username is refused from every address after USERNAME_FACTOR times that.
 LOGIN_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
+# Addresses (or networks) of the reverse proxies whose X-Forwarded-For is believed; from any
+# other peer the header is ignored and the peer's own address is the client.
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", ["127.0.0.1", "::1"] if PRODUCTION else [])
 LOGIN_FAILURE_WINDOW_SECONDS = int(os.environ.get("LOGIN_FAILURE_WINDOW_SECONDS", "900"))
 
+# Every key has a lifetime (ratings/page_cache.py). The per-process cache is bounded by entries;
+# production needs CACHE_REDIS_URL (checked by `check --deploy`): a Redis instance of its own
+# with maxmemory and allkeys-lru, never the broker's (DEPLOYMENT.md).
 CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
         "LOCATION": "federation-ratings",
+        "TIMEOUT": 300,
+        "OPTIONS": {"MAX_ENTRIES": 1000},
     }
 }
 if os.environ.get("CACHE_REDIS_URL"):
     CACHES["default"] = {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": os.environ["CACHE_REDIS_URL"],
+        "TIMEOUT": 300,
     }
 
 # --- Celery -------------------------------------------------------------------------------
@@ -158,7 +172,7 @@ CELERY_BEAT_SCHEDULE = {
     },
     "reap-stuck-runs": {
         "task": "ratings.reap_stuck_runs",
-        "schedule": 10 * 60,
+        "schedule": 60,  # a dead worker's run is re-queued within a minute
     },
     # Unofficial live ratings, also refreshed after each acceptance (ratings.live).
     "refresh-live-ratings": {
@@ -166,8 +180,9 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 24 * 60 * 60,
     },
 }
-# The reaper re-queues runs still queued (or orphaned while running) after this many seconds;
-# a re-queued run that is in fact executing is a no-op (its row is locked).
+# The reaper re-queues, at once, runs a worker took but no longer holds (the worker died), and
+# runs never taken after this many seconds (their message was lost); a re-queued run that is in
+# fact executing is a no-op (its row is locked).
 RATING_RUN_REAP_AFTER_SECONDS = int(os.environ.get("RATING_RUN_REAP_AFTER_SECONDS", "900"))
 
 # --- Security -----------------------------------------------------------------------------

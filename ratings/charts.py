@@ -25,7 +25,9 @@ class ChartPoint:
     when: date
     value: float
     rd: float | None = None
-    label: str = ""  # what the tooltip says besides date and value (e.g. the period code)
+    label: str = ""  # how the table beside the chart names the point (the list's period)
+    published: int | None = None  # the value as the table shows it (else rounded half-up)
+    published_rd: int | None = None
 
 
 def _nice_step(span: float, target_ticks: int = 5) -> float:
@@ -122,13 +124,10 @@ def rating_chart(
     parts.append(f'<polyline class="line" points="{line}"/>')
     parts.append('<g class="points">')
     for p in pts:
-        tip = " ".join(
-            part
-            for part in (p.when.isoformat(), p.label, value_name, str(half_up_int(p.value)))
-            if part
-        )
+        shown = p.published if p.published is not None else half_up_int(p.value)
+        tip = f"{p.label or p.when.isoformat()}: {value_name} {shown}"
         if p.rd is not None:
-            tip += f" ± {half_up_int(p.rd)}"
+            tip += f" ± {p.published_rd if p.published_rd is not None else half_up_int(p.rd)}"
         parts.append(
             f'<circle class="point" cx="{_fmt(x_of(p.when))}" cy="{_fmt(y_of(p.value))}" r="4">'
             f"<title>{escape(tip)}</title></circle>"

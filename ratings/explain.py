@@ -23,6 +23,7 @@ from federation.models import Player
 from ratings import provenance, systems
 from ratings.engines.core.errors import EngineInputError
 from ratings.models import EventRating, ListStatus, RatingRun
+from ratings.numbers import published_change
 from ratings.replay import compare_with_database
 
 PUBLIC = (ListStatus.PUBLISHED, ListStatus.SUPERSEDED)
@@ -62,6 +63,10 @@ class ExplainReport:
     @property
     def change(self) -> float | None:
         return None if self.before is None else self.after - self.before
+
+    @property
+    def published_change(self) -> int | None:
+        return published_change(self.before, self.after)
 
     @property
     def matches(self) -> bool | None:

@@ -2,7 +2,10 @@
 
 The writers are plain generators over the flat rows (ratings.selectors.flat_row), so the views
 stream them (a 100,000-row list is never held in memory as text) and tests can call them directly.
-Ratings are the published integers; RD appears for ICCF only.
+Ratings and changes are the published integers (a change is the difference of two published
+ratings, ratings.numbers); the JSON export carries the unrounded values beside them. RD appears
+for ICCF only. Names come from outside files, so every spreadsheet-readable format
+neutralises formulas (neutralise_formula, typed XLSX text); JSON carries the values exactly.
 """
 
 from __future__ import annotations
@@ -10,10 +13,9 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-
-from ratings.engines.core.rounding import half_up_int
 
 FORMATS = {
     "csv": "text/csv; charset=utf-8",
@@ -56,14 +58,34 @@ def columns_for(system) -> list[ExportColumn]:
 
 def _value(row: dict, key: str):
     if key == "change":
-        return None if row["change"] is None else half_up_int(row["change"])
+        return row["published_change"]
     if key == "flag":
         return "P" if row["provisional"] else ("H" if row["half_rating"] else "")
     return row[key]
 
 
+# OWASP CSV injection: a cell starting with one of these is a formula to a spreadsheet (the
+# full-width forms too, which some spreadsheets fold). Text cells starting so get a leading
+# apostrophe in CSV and TXT; XLSX writes text as typed string cells, which are never evaluated.
+# Numbers stay numbers (a negative change is an int, not text).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n", "＝", "＋", "－", "＠")
+
+
+CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def neutralise_formula(value):
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def _cells(row: dict, columns: list[ExportColumn]) -> list:
     return [_value(row, c.key) for c in columns]
+
+
+def _text_safe_cells(row: dict, columns: list[ExportColumn]) -> list:
+    return [neutralise_formula(v) for v in _cells(row, columns)]
 
 
 def csv_lines(rows: Iterable[dict], system) -> Iterator[str]:
@@ -72,7 +94,7 @@ def csv_lines(rows: Iterable[dict], system) -> Iterator[str]:
     writer = csv.writer(buffer, lineterminator="\r\n")
     writer.writerow([c.header for c in columns])
     for i, row in enumerate(rows):
-        writer.writerow(["" if v is None else v for v in _cells(row, columns)])
+        writer.writerow(["" if v is None else v for v in _text_safe_cells(row, columns)])
         if i % 500 == 0:
             yield buffer.getvalue()
             buffer.seek(0)
@@ -85,7 +107,7 @@ def txt_lines(rows: Iterable[dict], system, title: str) -> Iterator[str]:
     columns = columns_for(system)
 
     def fit(value, column: ExportColumn) -> str:
-        text = "" if value is None else str(value)
+        text = CONTROL.sub("\ufffd", "" if value is None else str(value))  # one line per player
         text = text[: column.width]
         return text.rjust(column.width) if column.numeric else text.ljust(column.width)
 
@@ -94,7 +116,9 @@ def txt_lines(rows: Iterable[dict], system, title: str) -> Iterator[str]:
     yield " ".join("-" * c.width for c in columns) + "\n"
     for row in rows:
         yield (
-            " ".join(fit(v, c) for v, c in zip(_cells(row, columns), columns, strict=True)).rstrip()
+            " ".join(
+                fit(v, c) for v, c in zip(_text_safe_cells(row, columns), columns, strict=True)
+            ).rstrip()
             + "\n"
         )
 
@@ -116,7 +140,8 @@ def entry_record(row: dict) -> dict:
         "rd": row["published_rd"],
         "rd_unrounded": row["rd"],
         "games": row["games"],
-        "change": row["change"],
+        "change": row["published_change"],
+        "change_unrounded": row["change"],
         "provisional": row["provisional"],
         "half_rating": row["half_rating"],
     }
@@ -132,13 +157,24 @@ def json_chunks(rows: Iterable[dict], meta: dict) -> Iterator[str]:
 
 def xlsx_bytes(rows: Iterable[dict], system, title: str) -> bytes:
     from openpyxl import Workbook
+    from openpyxl.cell import WriteOnlyCell
+    from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 
     columns = columns_for(system)
     workbook = Workbook(write_only=True)
     sheet = workbook.create_sheet(title=title[:31] or "list")
+
+    def cell(value):
+        if not isinstance(value, str):
+            return value
+        # A typed string cell: "=HYPERLINK(...)" is shown as text, never evaluated.
+        typed = WriteOnlyCell(sheet, value=ILLEGAL_CHARACTERS_RE.sub("\ufffd", value))
+        typed.data_type = "s"
+        return typed
+
     sheet.append([c.header for c in columns])
     for row in rows:
-        sheet.append(_cells(row, columns))
+        sheet.append([cell(v) for v in _cells(row, columns)])
     out = io.BytesIO()
     workbook.save(out)
     return out.getvalue()

@@ -11,9 +11,10 @@ from urllib.parse import urlencode
 import django_filters
 from django import forms
 from django.core.validators import RegexValidator
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
+from federation.player_search import player_name_q
 from ratings.models import RatingEntry
 from ratings.selectors import KEYSET_SORTS, PAGE_SIZE, SORTS
 
@@ -68,11 +69,7 @@ class ListFilterSet(django_filters.FilterSet):
         term = value.strip()
         if not term:
             return queryset
-        return queryset.filter(
-            Q(player__federation_player_id=term)
-            | Q(player__surname__istartswith=term)
-            | Q(player__given_name__istartswith=term)
-        )
+        return queryset.filter(player_name_q(term, prefix="player__"))
 
 
 def entries_filterset(data, rating_list) -> ListFilterSet:
@@ -99,10 +96,14 @@ class ListNavForm(forms.Form):
         return data
 
 
+FILTER_PARAMS = ("q", "country", "club", "grade", "active")
+# Every query parameter the list page reads (the page cache keys on these only).
+LIST_PARAMS = (*FILTER_PARAMS, "sort", "after", "before", "page", "size")
+
+
 def filter_params(data) -> dict[str, str]:
     """The filter part of a query string, to carry into sort links, pages and exports."""
-    keep = ("q", "country", "club", "grade", "active")
-    return {k: data[k] for k in keep if data.get(k)}
+    return {k: data[k] for k in FILTER_PARAMS if data.get(k)}
 
 
 def order_key(rating_list, filterset, sort: str) -> str | None:

@@ -10,18 +10,47 @@ from django.utils.translation import gettext_lazy as _
 
 from federation.constraint_errors import ConstraintErrorsOnFields
 from federation.models import Federation, Player
+from federation.url_values import url_value_constraint, validate_url_value
 from tournaments.models import Event
 
 
 class ImmutableListError(Exception):
-    """A published rating list (or one of its entries) was about to change."""
+    """A published rating list (or a row it is built from) was about to change."""
+
+
+FROZEN_LIST_STATUSES = ("published", "superseded")
+
+
+def _run_is_frozen(run_id) -> bool:
+    return (
+        run_id is not None
+        and RatingList.objects.filter(run_id=run_id, status__in=FROZEN_LIST_STATUSES).exists()
+    )
+
+
+class FrozenWithRunMixin:
+    """Rows a run wrote (event ratings, norms): immutable once the run's list is published.
+    The database refuses the same (ratings.guards)."""
+
+    def _check_not_frozen(self) -> None:
+        stored = type(self).objects.filter(pk=self.pk).values_list("run_id", flat=True).first()
+        if _run_is_frozen(self.run_id) or _run_is_frozen(stored):
+            raise ImmutableListError(f"{type(self).__name__} rows of a published run cannot change")
+
+    def save(self, *args, **kwargs):
+        self._check_not_frozen()
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        self._check_not_frozen()
+        return super().delete(*args, **kwargs)
 
 
 class RatingPeriod(ConstraintErrorsOnFields, models.Model):
     """One period of a federation's calendar: a game window and the list it produces."""
 
     federation = models.ForeignKey(Federation, on_delete=models.PROTECT, related_name="periods")
-    code = models.CharField(_("code"), max_length=20)
+    code = models.CharField(_("code"), max_length=20, validators=[validate_url_value])
     starts_on = models.DateField(_("window starts"))
     ends_on = models.DateField(_("window ends"))
     list_published_on = models.DateField(_("list published on"))
@@ -42,6 +71,7 @@ class RatingPeriod(ConstraintErrorsOnFields, models.Model):
                 violation_error_code="code",
                 violation_error_message=_("This federation already has a period with this code."),
             ),
+            url_value_constraint("code", "period_code_url_safe", "Code"),
             models.CheckConstraint(
                 condition=Q(ends_on__gte=models.F("starts_on")),
                 name="period_window_order",
@@ -52,6 +82,16 @@ class RatingPeriod(ConstraintErrorsOnFields, models.Model):
 
     def __str__(self) -> str:
         return f"{self.federation.code} {self.code}"
+
+    IDENTITY = ("federation_id", "code", "starts_on", "ends_on", "list_published_on", "valid_from")
+
+    def save(self, *args, **kwargs):
+        # Once a list of the period is published, only the "needs re-run" mark may change.
+        if self.pk is not None and self.lists.filter(status__in=FROZEN_LIST_STATUSES).exists():
+            stored = type(self).objects.filter(pk=self.pk).values(*self.IDENTITY).first()
+            if stored and any(stored[f] != getattr(self, f) for f in self.IDENTITY):
+                raise ImmutableListError(f"period {self} has a published list: its dates stay")
+        super().save(*args, **kwargs)
 
 
 class InputEdit(models.Model):
@@ -140,6 +180,16 @@ class RatingRun(ConstraintErrorsOnFields, models.Model):
     def __str__(self) -> str:
         return f"Run {self.pk} of {self.period} ({self.status})"
 
+    def save(self, *args, **kwargs):
+        if self.pk is not None and _run_is_frozen(self.pk):
+            raise ImmutableListError(f"run {self.pk} made a published list and cannot change")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        if _run_is_frozen(self.pk):
+            raise ImmutableListError(f"run {self.pk} made a published list and cannot change")
+        return super().delete(*args, **kwargs)
+
 
 class RunRecord(models.Model):
     """What a run gave its engine and what the engine answered, kept so the run can be replayed
@@ -225,7 +275,7 @@ class RatingList(ConstraintErrorsOnFields, models.Model):
 
     @property
     def is_frozen(self) -> bool:
-        return self.status in (ListStatus.PUBLISHED, ListStatus.SUPERSEDED)
+        return self.status in FROZEN_LIST_STATUSES
 
     def _stored_status(self) -> str | None:
         if self.pk is None:
@@ -256,7 +306,14 @@ class RatingEntry(ConstraintErrorsOnFields, models.Model):
     published_rd = models.IntegerField(null=True, blank=True)
     games = models.PositiveIntegerField(default=0)
     total_games = models.PositiveIntegerField(default=0)
-    change = models.FloatField(null=True, blank=True)
+    change = models.FloatField(
+        null=True, blank=True, help_text=_("Unrounded: rating − previous_rating.")
+    )
+    published_change = models.IntegerField(
+        null=True,
+        blank=True,
+        help_text=_("The change readers see: published_rating − the previous list's."),
+    )
     previous_rating = models.FloatField(null=True, blank=True)
     provisional = models.BooleanField(default=False)
     half_rating = models.BooleanField(default=False)
@@ -285,7 +342,11 @@ class RatingEntry(ConstraintErrorsOnFields, models.Model):
         return f"{self.player} {self.published_rating}"
 
     def save(self, *args, **kwargs):
-        if self.rating_list.is_frozen:
+        stored = type(self).objects.filter(pk=self.pk).values_list("rating_list_id", flat=True)
+        if (
+            self.rating_list.is_frozen
+            or RatingList.objects.filter(pk__in=stored, status__in=FROZEN_LIST_STATUSES).exists()
+        ):
             raise ImmutableListError("entries of a published list cannot change")
         super().save(*args, **kwargs)
 
@@ -295,7 +356,7 @@ class RatingEntry(ConstraintErrorsOnFields, models.Model):
         return super().delete(*args, **kwargs)
 
 
-class EventRating(ConstraintErrorsOnFields, models.Model):
+class EventRating(FrozenWithRunMixin, ConstraintErrorsOnFields, models.Model):
     """A player's rating before and after one event of a run: the history players browse."""
 
     run = models.ForeignKey(RatingRun, on_delete=models.CASCADE, related_name="event_ratings")
@@ -325,7 +386,7 @@ class EventRating(ConstraintErrorsOnFields, models.Model):
         return f"{self.player} at {self.event}: {self.before} → {self.after}"
 
 
-class SolvingNorm(ConstraintErrorsOnFields, models.Model):
+class SolvingNorm(FrozenWithRunMixin, ConstraintErrorsOnFields, models.Model):
     """A WFCC norm a solver earned at an event (stored by the run that rated it)."""
 
     run = models.ForeignKey(RatingRun, on_delete=models.CASCADE, related_name="norms")

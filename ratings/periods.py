@@ -163,6 +163,10 @@ class Calendar:
         return index - (index - self.phase) % self.months(params)
 
     def period_for(self, day: date, *, params: CalendarParams = DEFAULT_PARAMS) -> Period:
+        if not _COMPUTABLE_YEARS[0] <= day.year <= _COMPUTABLE_YEARS[1]:
+            raise EngineInputError(
+                "date", f"{day.isoformat()} is outside the years {FIRST_YEAR}-{LAST_YEAR}"
+            )
         return self.build(self, self.window_start(month_index(day), params), params)
 
     def period_by_code(self, code: str, *, params: CalendarParams = DEFAULT_PARAMS) -> Period:
@@ -195,6 +199,14 @@ def calendar_of(system: str) -> Calendar:
 # --- public API ---------------------------------------------------------------------------------
 
 
+# Period codes, imported tables and events are accepted for these years; the calendar itself
+# computes for a wider range (a period's neighbours may lie in the year before), and refuses
+# days near date.min/date.max, where looking a year or two either way would overflow (a server
+# error for "0001Q1" or an event in 9999).
+FIRST_YEAR, LAST_YEAR = 1900, 2999
+_COMPUTABLE_YEARS = (1000, 8999)
+
+
 def period_for(system: str, day: date, *, params: CalendarParams = DEFAULT_PARAMS) -> Period:
     """The period whose game/tournament window contains ``day``."""
     return calendar_of(system).period_for(day, params=params)
@@ -211,13 +223,13 @@ def period_by_code(system: str, code: str, *, params: CalendarParams = DEFAULT_P
         raise EngineInputError("code", f"must be a string, got {code!r}")
     if calendar.list_lag is not None:
         match = _QUARTER_RE.match(code)
-        if not match or int(match[1]) < 1:
+        if not match or not FIRST_YEAR <= int(match[1]) <= LAST_YEAR:
             raise EngineInputError("code", f"{code!r} is not a quarter code like 2026Q1")
         valid_from = date(int(match[1]), 3 * int(match[2]) - 2, 1)
         # The list's window ended the day before it became valid (ICCF: a month earlier).
         return calendar.period_for(add_months(valid_from, -calendar.list_lag), params=params)
     match = _MONTH_RE.match(code)
-    if not match or int(match[1]) < 1:
+    if not match or not FIRST_YEAR <= int(match[1]) <= LAST_YEAR:
         raise EngineInputError("code", f"{code!r} is not a month code like 2026-03")
     period = calendar.period_for(date(int(match[1]), int(match[2]), 1), params=params)
     if period.code != code:

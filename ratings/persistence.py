@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
+from typing import NamedTuple
 
 from django.db import connection
 
@@ -43,9 +44,25 @@ def _json(value):
     return _DUMPS(value) if connection.vendor == "postgresql" else value
 
 
+class Previous(NamedTuple):
+    """A player's entry on the list a new one is compared with (RatingList.previous)."""
+
+    rating: float
+    published_rating: int
+
+
+def previous_entries(rating_list: RatingList | None) -> dict[int, Previous]:
+    if rating_list is None:
+        return {}
+    rows = rating_list.entries.values_list("player_id", "rating", "published_rating")
+    return {pid: Previous(rating, published) for pid, rating, published in rows}
+
+
 def write_entries(
-    rating_list: RatingList, entries: Sequence[EntryRow], previous: dict[int, float]
+    rating_list: RatingList, entries: Sequence[EntryRow], previous: dict[int, Previous]
 ) -> None:
+    """The entries with their ranks and changes against `previous`: `change` unrounded,
+    `published_change` the difference of the published integers (what readers see)."""
     ranks = ranked(entries)
     columns = [
         "rating_list_id",
@@ -63,6 +80,7 @@ def write_entries(
         "state",
         "previous_rating",
         "change",
+        "published_change",
     ]
     _insert(
         RatingEntry,
@@ -82,11 +100,21 @@ def write_entries(
                 e.listed,
                 ranks.get(e.player_id),
                 _json(e.state),
-                previous.get(e.player_id),
-                (e.rating - previous[e.player_id]) if e.player_id in previous else None,
+                *_changes(e, previous.get(e.player_id)),
             )
             for e in entries
         ),
+    )
+
+
+def _changes(entry: EntryRow, before: Previous | None) -> tuple:
+    """(previous_rating, change, published_change) of an entry."""
+    if before is None:
+        return None, None, None
+    return (
+        before.rating,
+        entry.rating - before.rating,
+        entry.published_rating - before.published_rating,
     )
 
 

@@ -12,6 +12,7 @@ bounded OFFSET (MAX_OFFSET_ROWS).
 
 from __future__ import annotations
 
+import math
 from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Mapping, Sequence
@@ -24,6 +25,7 @@ from django.http import Http404
 
 from federation.models import Federation, Player
 from federation.player_search import player_name_q
+from ratings.crosstable import POINTS
 from ratings.models import (
     EventRating,
     ListStatus,
@@ -31,10 +33,14 @@ from ratings.models import (
     RatingList,
     RatingPeriod,
     RatingRun,
+    SolvingNorm,
 )
-from tournaments.models import Event, Game, Problem, SolverScore
+from ratings.numbers import exact_sum, published_change
+from ratings.page_cache import IMMUTABLE_SECONDS
+from tournaments.models import Event, Game, Placement, Problem, SolverScore, TeamMember
 
 PUBLIC_LIST_STATUSES = (ListStatus.PUBLISHED, ListStatus.SUPERSEDED)
+PUBLIC_EVENT_STATUSES = ("accepted", "rated")  # drafts, submitted and rejected events are 404
 PAGE_SIZE = 50
 MAX_PAGE_SIZE = 200
 # The uncached fallback for other sorts pages by OFFSET; deeper than this, narrow the filter.
@@ -62,8 +68,8 @@ SORTS: dict[str, tuple[str, ...]] = {
     "-rd": ("-published_rd", "rank"),
     "games": ("games", "rank"),
     "-games": ("-games", "rank"),
-    "change": (F("change").asc(nulls_first=True), "rank"),
-    "-change": (F("change").desc(nulls_last=True), "rank"),
+    "change": (F("published_change").asc(nulls_first=True), "rank"),
+    "-change": (F("published_change").desc(nulls_last=True), "rank"),
 }
 KEYSET_SORTS = {"rank", "-rank", "rating", "-rating"}
 
@@ -77,6 +83,7 @@ ENTRY_FIELDS = (
     "games",
     "total_games",
     "change",
+    "published_change",
     "provisional",
     "half_rating",
     "player__id",
@@ -110,6 +117,7 @@ def flat_row(values: dict) -> dict:
         "games": values["games"],
         "total_games": values["total_games"],
         "change": values["change"],
+        "published_change": values["published_change"],
         "provisional": values["provisional"],
         "half_rating": values["half_rating"],
         "player_id": values["player__id"],
@@ -279,7 +287,7 @@ def period_choices(
         .values_list("period__code", "period__valid_from")
     )
     if key is not None:
-        cache.set(key, choices, timeout=None)
+        cache.set(key, choices, timeout=IMMUTABLE_SECONDS)
     return choices
 
 
@@ -343,7 +351,7 @@ def list_page(
 
 
 def _order_of(base, sort: str, order_key: str) -> tuple[array, array]:
-    """(entry ids, ranks), both in display order, cached without expiry.
+    """(entry ids, ranks), both in display order, cached for a day (the list never changes).
 
     Stored as packed 32-bit arrays (64-bit once ids outgrow them): 800 kB for a whole
     100,000-player list in a new order, a few kB for a typical filter.
@@ -356,7 +364,7 @@ def _order_of(base, sort: str, order_key: str) -> tuple[array, array]:
         ids = array(code, (r[0] for r in rows))
         ranks = array("I", (r[1] or 0 for r in rows))
         cached = (code, ids.tobytes(), ranks.tobytes())
-        cache.set(key, cached, timeout=None)
+        cache.set(key, cached, timeout=IMMUTABLE_SECONDS)
     code, id_bytes, rank_bytes = cached
     ids, ranks = array(code), array("I")
     ids.frombytes(id_bytes)
@@ -456,13 +464,13 @@ DIFF_SHOWN = 25
 def list_diff(current: RatingList, previous: RatingList, limit: int = DIFF_SHOWN) -> ListDiff:
     """New and dropped players and the largest moves between two published lists.
 
-    Six queries the first time; both lists are immutable, so the result is cached for good.
+    Six queries the first time; both lists are immutable, so the result is cached for a day.
     """
     key = f"ratings:diff:{current.pk}:{previous.pk}:{limit}"
     found = cache.get(key)
     if found is None:
         found = _list_diff(current, previous, limit)
-        cache.set(key, found, timeout=None)
+        cache.set(key, found, timeout=IMMUTABLE_SECONDS)
     return found
 
 
@@ -513,7 +521,8 @@ class HistoryPoint:
     published_rd: int | None
     rank: int | None
     games: int
-    change: float | None
+    change: float | None  # unrounded
+    published_change: int | None  # what readers see: the difference of published integers
     provisional: bool
     half_rating: bool
     listed: bool
@@ -524,6 +533,17 @@ class HistoryPoint:
 
 @dataclass(frozen=True)
 class EventChange:
+    """A player's rating change at one event, as every page shows it.
+
+    `after − before` is the event's own change, except in two cases. A WFCC contest's own change
+    is its ChOfRat (`own`): every contest of a quarter is rated from the list rating, so `after`
+    is the running total. And when a run rated the event together with others from the same start
+    (an ICCF or PlayChess period: the player's events of the run have one before and one after),
+    the own change is the sum of the engine's per-game changes of this event where it reports
+    them (PlayChess, established players); where it does not (ICCF, provisional PlayChess
+    ratings), `shared` is set: the change shown is the period's, not this event's alone.
+    """
+
     id: int
     run_id: int
     event_code: str
@@ -536,10 +556,27 @@ class EventChange:
     games: int
     score: float | None
     period: str
+    own: float | None = None
+    shared: bool = False
+    place: int | None = None  # his place in the event (results file, or the WFCC engine's)
 
     @property
-    def change(self) -> float | None:
-        return None if self.before is None else self.after - self.before
+    def change_unrounded(self) -> float | None:
+        if self.before is None:
+            return None
+        return self.own if self.own is not None else self.after - self.before
+
+    @property
+    def after_event(self) -> float:
+        """The rating this event alone leads to (before + its own change)."""
+        if self.own is None or self.before is None:
+            return self.after
+        return exact_sum(self.before, self.own)
+
+    @property
+    def change(self) -> int | None:
+        """The difference of the published before and after: what the pages show."""
+        return published_change(self.before, self.after_event)
 
 
 # The EventRating columns an EventChange is built from, in its field order.
@@ -559,6 +596,59 @@ EVENT_CHANGE_FIELDS = (
 )
 
 
+def _event_changes(rows: QuerySet[EventRating]) -> list[tuple[int, EventChange]]:
+    """(player id, EventChange) per row: one query, `shared` read by a subquery."""
+    together = EventRating.objects.filter(
+        run_id=OuterRef("run_id"),
+        player_id=OuterRef("player_id"),
+        before=OuterRef("before"),
+        after=OuterRef("after"),
+    ).exclude(pk=OuterRef("pk"))
+    placed = Placement.objects.filter(
+        event_id=OuterRef("event_id"), player_id=OuterRef("player_id")
+    )
+    found = rows.annotate(
+        shared=Exists(together), file_place=Subquery(placed.values("place")[:1])
+    ).values_list("player_id", *EVENT_CHANGE_FIELDS, "details", "shared", "file_place")
+    changes = []
+    for row in found:
+        details, together, file_place = row[-3:]
+        own = own_change(details, together)
+        place = file_place if file_place is not None else (details or {}).get("place")
+        changes.append(
+            (
+                row[0],
+                EventChange(
+                    *row[1:-3],
+                    own=own,
+                    shared=together and own is None,
+                    place=place if isinstance(place, int) else None,
+                ),
+            )
+        )
+    return changes
+
+
+def _number(value) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def own_change(details: dict | None, together: bool) -> float | None:
+    """An event's own change from what the runner stored with it (see EventChange)."""
+    if not isinstance(details, dict):
+        return None
+    if _number(details.get("change")):  # WFCC: the contest's ChOfRat
+        return float(details["change"])
+    if not together:
+        return None
+    per_game = [
+        g[3] if isinstance(g, list) and len(g) > 3 else None for g in details.get("games") or ()
+    ]
+    if per_game and all(_number(c) for c in per_game):
+        return math.fsum(per_game)
+    return None
+
+
 @dataclass(frozen=True)
 class PlayerProfile:
     player: Player
@@ -567,7 +657,34 @@ class PlayerProfile:
     country_rank: int | None
     history: list[HistoryPoint]
     events: list[EventChange]
-    games: list[Game]
+    games: list[PlayerGame]
+    half_ratings: list[float]  # a half-rated WFCC solver's half-ratings so far
+    norms: list[NormGained]
+    title_proposals: list[str]
+
+
+@dataclass(frozen=True)
+class PlayerGame:
+    """One game from the player's side, as the player card shows it."""
+
+    event_code: str
+    event_name: str
+    round: int
+    opponent: Player | None  # None: a free round
+    opponent_rating: float | None  # his rating the event was rated with (before it)
+    colour: str  # "white" / "black"
+    handicap: int  # stones Black received
+    points: float | None  # 1, 0.5, 0 from the player's side; None if no result
+    by_default: bool
+
+
+@dataclass(frozen=True)
+class NormGained:
+    event_code: str
+    event_name: str
+    event_end: date
+    title: str
+    at_championship: bool
 
 
 def published_run_or_404(federation_code: str, run_id: int) -> RatingRun:
@@ -612,6 +729,7 @@ def player_history(player: Player) -> list[HistoryPoint]:
             "rank",
             "games",
             "change",
+            "published_change",
             "provisional",
             "half_rating",
             "listed",
@@ -625,24 +743,23 @@ def player_history(player: Player) -> list[HistoryPoint]:
 
 def player_events(player: Player) -> list[EventChange]:
     """Rating changes per event, from the runs whose lists are published: one query."""
-    rows = (
-        EventRating.objects.filter(player=player, run__rating_list__status=ListStatus.PUBLISHED)
-        .order_by("-event__end", "-event_id")
-        .values_list(*EVENT_CHANGE_FIELDS)
-    )
-    return [EventChange(*row) for row in rows]
+    rows = EventRating.objects.filter(
+        player=player, run__rating_list__status=ListStatus.PUBLISHED
+    ).order_by("-event__end", "-event_id")
+    return [change for _pid, change in _event_changes(rows)]
 
 
-def player_games(player: Player, limit: int = PLAYER_GAMES_SHOWN) -> list[Game]:
-    return list(
+def player_games(player: Player, limit: int = PLAYER_GAMES_SHOWN) -> list[PlayerGame]:
+    """His latest games from his side, each opponent with the rating he was rated with at that
+    event (his published run's `before`): two queries."""
+    games = list(
         Game.objects.filter(Q(white=player) | Q(black=player))
-        .exclude(event__status="draft")
+        .filter(event__status__in=PUBLIC_EVENT_STATUSES)
         .select_related("event", "white", "black")
         .only(
             "round",
             "result",
             "handicap",
-            "finished_on",
             "event__code",
             "event__name",
             "event__end",
@@ -656,6 +773,73 @@ def player_games(player: Player, limit: int = PLAYER_GAMES_SHOWN) -> list[Game]:
         )
         .order_by("-event__end", "-event_id", "-round", "-id")[:limit]
     )
+    opponents = {g.black_id if g.white_id == player.pk else g.white_id for g in games} - {None}
+    before = {}
+    if games:
+        rows = (
+            EventRating.objects.filter(
+                event_id__in={g.event_id for g in games},
+                player_id__in=opponents,
+                run__rating_list__status=ListStatus.PUBLISHED,
+            )
+            .order_by("run_id")
+            .values_list("event_id", "player_id", "before")
+        )
+        before = {(event_id, pid): value for event_id, pid, value in rows}  # newest run wins
+    out = []
+    for g in games:
+        white = g.white_id == player.pk
+        opponent = g.black if white else g.white
+        points = POINTS.get(g.result)
+        out.append(
+            PlayerGame(
+                event_code=g.event.code,
+                event_name=g.event.name,
+                round=g.round,
+                opponent=opponent,
+                opponent_rating=before.get((g.event_id, opponent.pk)) if opponent else None,
+                colour="white" if white else "black",
+                handicap=g.handicap,
+                points=None if points is None else points[0 if white else 1],
+                by_default=g.result.endswith("ff"),
+            )
+        )
+    return out
+
+
+def player_norms(player: Player) -> list[NormGained]:
+    rows = (
+        SolvingNorm.objects.filter(player=player, run__rating_list__status=ListStatus.PUBLISHED)
+        .order_by("-event__end", "title")
+        .values_list("event__code", "event__name", "event__end", "title", "at_championship")
+    )
+    return [NormGained(*row) for row in rows]
+
+
+def title_proposals(player: Player, norms: list[NormGained]) -> list[str]:
+    """The titles his federation's published runs proposed for him (awarded by the WFCC)."""
+    if not norms:
+        return []
+    reports = RatingRun.objects.filter(
+        federation_id=player.federation_id, rating_list__status=ListStatus.PUBLISHED
+    ).values_list("report", flat=True)
+    return [
+        f"{p['title']}: {p['reason']}"
+        for report in reports
+        for p in (report or {}).get("title_proposals", [])
+        if p.get("player_id") == player.pk
+    ]
+
+
+def half_ratings_of(player: Player, current: HistoryPoint | None) -> list[float]:
+    if current is None or not current.half_rating:
+        return []
+    state = (
+        RatingEntry.objects.filter(player=player, rating_list_id=current.rating_list_id)
+        .values_list("state", flat=True)
+        .first()
+    )
+    return list((state or {}).get("half_ratings", []))
 
 
 def country_rank(entry: RatingEntry | HistoryPoint, country: str) -> int | None:
@@ -681,7 +865,7 @@ def country_rank(entry: RatingEntry | HistoryPoint, country: str) -> int | None:
         for code, rank in rows.iterator(chunk_size=10_000):
             arrays.setdefault(code, array("I")).append(rank)
         by_country = {code: ranks.tobytes() for code, ranks in arrays.items()}
-        cache.set(key, by_country, timeout=None)
+        cache.set(key, by_country, timeout=IMMUTABLE_SECONDS)
     ranks = array("I")
     ranks.frombytes(by_country.get(country, b""))
     return bisect_right(ranks, entry.rank)
@@ -697,18 +881,35 @@ def current_entry(player: Player) -> RatingEntry | None:
     )
 
 
-def search_players(federation: Federation, term: str, limit: int) -> list[Player]:
+def search_players(federation: Federation | None, term: str, limit: int) -> list[Player]:
+    """Players by id or name (federation.player_search: "Kaminska", "Kamińska, Adam" and
+    "adam kaminska" find the same player), in one federation or in all."""
+    found = Player.objects.filter(player_name_q(term))
+    if federation is not None:
+        found = found.filter(federation=federation)
     return list(
-        Player.objects.filter(federation=federation)
-        .filter(player_name_q(term))
-        .select_related("federation")
-        .order_by("surname", "given_name", "id")[:limit]
+        found.select_related("federation").order_by("surname", "given_name", "federation_id", "id")[
+            :limit
+        ]
     )
+
+
+def current_ratings(player_ids: list[int]) -> dict[int, int]:
+    """Each player's published rating on the newest published list he is on: one query."""
+    rows = (
+        RatingEntry.objects.filter(
+            player_id__in=player_ids, rating_list__status=ListStatus.PUBLISHED
+        )
+        .order_by("player_id", "rating_list__period__valid_from", "rating_list_id")
+        .values_list("player_id", "published_rating")
+    )
+    return dict(rows)  # the newest list comes last and wins
 
 
 def player_profile(player: Player) -> PlayerProfile:
     history = player_history(player)
     current = history[-1] if history else None  # the newest published list he is on
+    norms = player_norms(player)
     return PlayerProfile(
         player=player,
         current=current,
@@ -717,6 +918,9 @@ def player_profile(player: Player) -> PlayerProfile:
         history=history,
         events=player_events(player),
         games=player_games(player),
+        half_ratings=half_ratings_of(player, current),
+        norms=norms,
+        title_proposals=title_proposals(player, norms),
     )
 
 
@@ -732,12 +936,16 @@ class EventPage:
     problems: list[Problem]
     scores: list[SolverScore]
     players: list[Player]
+    placements: dict[int, tuple[int, str]]  # player id -> (place, grade) from the results file
+    boards: dict[int, tuple[str, int]]  # player id -> (team, board) in a team event
 
 
 def event_or_404(federation_code: str, code: str) -> Event:
+    """Only accepted and rated events are public; drafts, submitted and rejected ones are 404."""
     event = (
-        Event.objects.filter(federation__code=federation_code, code=code)
-        .exclude(status="draft")
+        Event.objects.filter(
+            federation__code=federation_code, code=code, status__in=PUBLIC_EVENT_STATUSES
+        )
         .select_related("federation")
         .first()
     )
@@ -748,14 +956,12 @@ def event_or_404(federation_code: str, code: str) -> Event:
 
 def event_changes(event: Event) -> dict[int, EventChange]:
     """(player id, change) per player of the event, from published runs: one query."""
-    rows = (
-        EventRating.objects.filter(event=event, run__rating_list__status=ListStatus.PUBLISHED)
-        .order_by("player_id", "-run_id")
-        .values_list("player_id", *EVENT_CHANGE_FIELDS)
-    )
+    rows = EventRating.objects.filter(
+        event=event, run__rating_list__status=ListStatus.PUBLISHED
+    ).order_by("player_id", "-run_id")
     seen: dict[int, EventChange] = {}
-    for row in rows:
-        seen.setdefault(row[0], EventChange(*row[1:]))  # the newest published run wins
+    for player_id, change in _event_changes(rows):
+        seen.setdefault(player_id, change)  # the newest published run wins
     return seen
 
 
@@ -773,7 +979,21 @@ def event_page(event: Event) -> EventPage:
             .order_by("solver_id", "problem__round", "problem__number")
         )
     changes = event_changes(event)
-    player_ids = set(changes)
+    placements = {
+        pid: (place, grade)
+        for pid, place, grade in Placement.objects.filter(event=event).values_list(
+            "player_id", "place", "grade"
+        )
+    }
+    boards = {}
+    if event.kind == "team":
+        boards = {
+            pid: (team, board)
+            for pid, team, board in TeamMember.objects.filter(team__event=event).values_list(
+                "player_id", "team__name", "board"
+            )
+        }
+    player_ids = set(changes) | set(placements) | set(boards)
     known = {g.white_id for g in games} | {g.black_id for g in games if g.black_id}
     known |= {s.solver_id for s in scores}
     missing = player_ids - known
@@ -789,6 +1009,8 @@ def event_page(event: Event) -> EventPage:
         problems=problems,
         scores=scores,
         players=[by_id[pid] for pid in sorted(by_id, key=lambda i: by_id[i].full_name)],
+        placements=placements,
+        boards=boards,
     )
 
 

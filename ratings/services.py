@@ -151,8 +151,36 @@ def request_run(
         active = RatingRun.objects.filter(period=period, status__in=ACTIVE_RUN_STATUSES).first()
         if active is None:
             raise
+        if enqueue and is_dead(active.pk):
+            queue.execute_run(active.pk)  # its worker died: do not wait for the reaper
         return active
     return run
+
+
+def is_dead(run_id: int) -> bool:
+    """A worker took the run (``started_at`` committed by ``_claim``) but nobody holds its row
+    lock and it is still active: the worker died, and the run will not finish by itself."""
+    with transaction.atomic():
+        return (
+            RatingRun.objects.select_for_update(skip_locked=True)
+            .filter(pk=run_id, status__in=ACTIVE_RUN_STATUSES, started_at__isnull=False)
+            .exists()
+        )
+
+
+def _claim(run_id: int) -> bool:
+    """Record, committed at once, that a worker took the run; False if it is not to be run."""
+    with transaction.atomic():
+        claimed = (
+            RatingRun.objects.select_for_update(skip_locked=True)
+            .filter(pk=run_id, status__in=ACTIVE_RUN_STATUSES)
+            .values_list("pk", flat=True)
+            .first()
+        )
+        if claimed is None:
+            return False
+        RatingRun.objects.filter(pk=run_id).update(started_at=timezone.now())
+        return True
 
 
 _BASE_OF_PERIOD = object()  # prepare_input: the list the period continues from
@@ -227,6 +255,8 @@ def _output_digest(outcome) -> str:
 def execute_run(*, run_id: int) -> RatingRun | None:
     """Compute a queued run and write its draft list; a no-op for a duplicate delivery."""
     started = time.perf_counter()
+    if not _claim(run_id):
+        return None
     try:
         with transaction.atomic():
             # Lock the run row only (of=self): locking the joined federation would make a run of
@@ -262,9 +292,7 @@ def _write(run: RatingRun, result: dict, started: float) -> None:
     output_digest = _output_digest(outcome)
     result["stages"]["digest"] = time.perf_counter() - mark
     mark = time.perf_counter()
-    previous = {}
-    if ctx.base_list is not None:
-        previous = dict(ctx.base_list.entries.values_list("player_id", "rating"))
+    previous = persistence.previous_entries(ctx.base_list)
     rating_list = RatingList.objects.create(
         federation=run.federation,
         period=run.period,
@@ -553,13 +581,16 @@ def discard_chain(*, head_run_id: int, by=None) -> int:
 
 
 def reap_stuck_runs(*, older_than: timedelta | None = None) -> int:
-    """Re-queue runs still queued long after they were requested (their message was lost)."""
-    older_than = older_than or timedelta(seconds=settings.RATING_RUN_REAP_AFTER_SECONDS)
-    stuck = list(
-        RatingRun.objects.filter(
-            status__in=ACTIVE_RUN_STATUSES, requested_at__lt=timezone.now() - older_than
-        ).values_list("id", flat=True)
-    )
+    """Re-queue runs whose worker died (taken, still active, lock free: at once) and runs never
+    taken long after they were requested (their message was lost)."""
+    if older_than is None:
+        older_than = timedelta(seconds=settings.RATING_RUN_REAP_AFTER_SECONDS)
+    active = RatingRun.objects.filter(status__in=ACTIVE_RUN_STATUSES)
+    never_taken = active.filter(
+        started_at__isnull=True, requested_at__lte=timezone.now() - older_than
+    ).values_list("id", flat=True)
+    taken = active.filter(started_at__isnull=False).values_list("id", flat=True)
+    stuck = sorted({*never_taken, *(run_id for run_id in taken if is_dead(run_id))})
     for run_id in stuck:
         queue.execute_run(run_id)
     return len(stuck)

@@ -44,6 +44,10 @@ class System:
     shows_rd: bool  # lists, exports and the history chart carry an RD
     shows_grade: bool  # lists and exports carry the player's grade
     has_half_ratings: bool  # a newcomer's first rated events give half-ratings (WFCC)
+    event_table: str  # the event page's table (ratings.crosstable): egd, square, games, solving
+    # The event form's fields of this system only (the admin hides other systems' fields).
+    event_fields: tuple[str, ...] = ()
+    has_rating_class: bool = False  # EGF class, WFCC category
 
     @property
     def title(self) -> str:
@@ -66,6 +70,8 @@ ICCF = System(
     shows_rd=True,
     shows_grade=False,
     has_half_ratings=False,
+    event_table="square",
+    event_fields=("transmission", "reflection_days", "reflection_moves"),
 )
 EGF = System(
     code=RatingSystem.EGF.value,
@@ -79,6 +85,17 @@ EGF = System(
     shows_rd=False,
     shows_grade=True,
     has_half_ratings=False,
+    event_table="egd",
+    event_fields=(
+        "basic_time_minutes",
+        "time_system",
+        "overtime_seconds",
+        "overtime_moves",
+        "fischer_bonus_seconds",
+        "handicap_reduction",
+        "komi",
+    ),
+    has_rating_class=True,
 )
 PLAYCHESS = System(
     code=RatingSystem.PLAYCHESS.value,
@@ -92,6 +109,8 @@ PLAYCHESS = System(
     shows_rd=False,
     shows_grade=False,
     has_half_ratings=False,
+    event_table="games",
+    event_fields=(),
 )
 WFCC = System(
     code=RatingSystem.WFCC.value,
@@ -105,6 +124,9 @@ WFCC = System(
     shows_rd=False,
     shows_grade=False,
     has_half_ratings=True,
+    event_table="solving",
+    event_fields=("kt", "championship", "solving_rules", "rounds", "days", "fairy_announced_on"),
+    has_rating_class=True,
 )
 
 ALL: tuple[System, ...] = (ICCF, EGF, PLAYCHESS, WFCC)
@@ -132,3 +154,9 @@ def get(code: str) -> System:
 
 def of(federation) -> System:
     return get(federation.system)
+
+
+def event_fields_by_system() -> dict[str, tuple[tuple[str, ...], bool]]:
+    """For tournaments (below ratings, through tournaments.ports): per system code, the event
+    fields of that system only, and whether it has a class."""
+    return {system.code: (system.event_fields, system.has_rating_class) for system in ALL}

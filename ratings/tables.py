@@ -12,13 +12,16 @@ from urllib.parse import urlencode
 
 import django_tables2 as tables
 from django.urls import reverse
+from django.utils.formats import get_format
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
-from ratings.engines.core.rounding import half_up_int
+from ratings.numbers import signed, signed_unrounded
 
 # Column name -> the sort key it toggles (ratings.selectors.SORTS); descending first for numbers.
+NUMERIC_COLUMNS = {"rank", "rating", "rd", "games", "change"}
+
 SORT_OF_COLUMN = {
     "rank": "rank",
     "fid": "fid",
@@ -31,13 +34,6 @@ SORT_OF_COLUMN = {
     "games": "-games",
     "change": "-change",
 }
-
-
-def signed(value: float | None) -> str:
-    if value is None:
-        return "–"
-    n = half_up_int(value)
-    return f"+{n}" if n > 0 else ("±0" if n == 0 else f"−{-n}")
 
 
 class RatingListTable(tables.Table):
@@ -62,6 +58,19 @@ class RatingListTable(tables.Table):
     )
 
     class Meta:
+        # Who and how strong first: on a phone these stay in view while the rest scrolls.
+        sequence = (
+            "rank",
+            "name",
+            "rating",
+            "rd",
+            "change",
+            "fid",
+            "country",
+            "club",
+            "grade",
+            "games",
+        )
         orderable = False  # sort links come from header_links (keyset-aware)
         attrs = {"class": "ratings"}
         empty_text = _("No player matches these filters.")
@@ -90,7 +99,8 @@ class RatingListTable(tables.Table):
             arrow = f' <span aria-hidden="true">{arrow.strip()}</span>' if arrow else ""
             label = _escape(str(column.header))
             inner = f'<a href="{_escape(url)}">{label}{arrow}</a>' if url else label
-            head.append(f'<th scope="col" class="col-{column.name}"{aria}>{inner}</th>')
+            num = " num" if column.name in NUMERIC_COLUMNS else ""
+            head.append(f'<th scope="col" class="col-{column.name}{num}"{aria}>{inner}</th>')
         body = self.body_html() or format_html(
             '<tr><td colspan="{}">{}</td></tr>', len(self.header_links), self.empty_text
         )
@@ -111,7 +121,8 @@ class RatingListTable(tables.Table):
         """
         names = [c.name for c in self.columns]
         classes = {c.name: c.attrs.get("td", {}).get("class", "") for c in self.columns}
-        tds = {n: f'<td class="{classes[n]}">' if classes[n] else "<td>" for n in names}
+        # Every cell names its column: the stylesheet keeps rank, name and rating in view.
+        tds = {n: f'<td class="{f"col-{n} {classes[n]}".strip()}">' for n in names}
         base = reverse("ratings:player", kwargs={"federation": self.federation_code, "player": "0"})
         base = base[: -len("0/")]
         provisional = format_html(' <abbr title="{}">P</abbr>', _("provisional"))
@@ -130,7 +141,7 @@ class RatingListTable(tables.Table):
                 elif n == "rd":
                     value = "—" if row["published_rd"] is None else str(row["published_rd"])
                 elif n == "change":
-                    value = signed(row["change"])
+                    value = change_cell(row["published_change"], row["change"])
                 else:
                     value = _escape(str(row[n])) if row[n] not in (None, "") else "—"
                 cells.append(tds[n] + value + "</td>")
@@ -153,6 +164,14 @@ class RatingListTable(tables.Table):
             query = urlencode({**filters, "sort": target})
             links.append((column, f"{path}?{query}", state))
         self.header_links = links
+
+
+def change_cell(published: int | None, unrounded: float | None) -> str:
+    """The published change, with the unrounded one as its tooltip."""
+    if published is None:
+        return signed(None)
+    exact = signed_unrounded(unrounded).replace(".", get_format("DECIMAL_SEPARATOR"))
+    return f'<span title="{exact}">{signed(published)}</span>'
 
 
 def sort_state(sort: str, column: str) -> str | None:

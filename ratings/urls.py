@@ -18,6 +18,7 @@ federation_patterns = [
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("search/", views.search, name="search"),
     path("federations/<slug:federation>/", include(federation_patterns)),
     path("what-if/", views.whatif_index, name="whatif_index"),
     path("what-if/<slug:system>/", views.whatif, name="whatif"),

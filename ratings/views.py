@@ -18,8 +18,20 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from ratings import exports, selectors, systems
 from ratings.charts import ChartPoint, rating_chart
-from ratings.crosstable import crosstable, solving_sheet
-from ratings.filters import ListNavForm, entries_filterset, filter_params, order_key
+from ratings.crosstable import (
+    egd_table,
+    event_layout,
+    game_lists,
+    solving_sheet,
+    square_crosstable,
+)
+from ratings.filters import (
+    LIST_PARAMS,
+    ListNavForm,
+    entries_filterset,
+    filter_params,
+    order_key,
+)
 from ratings.live import live_rating
 from ratings.page_cache import cached_public_page
 from ratings.run_files import files_of, json_download
@@ -32,6 +44,33 @@ logger = logging.getLogger(__name__)
 def home(request):
     summaries = selectors.federation_summaries(timezone.localdate())
     return render(request, "ratings/home.html", {"summaries": summaries})
+
+
+SEARCH_SHOWN = 50
+
+
+@require_GET
+def search(request):
+    """The home page's search box: players of every federation by id or name."""
+    query = request.GET.get("q", "").strip()
+    if len(query) > 100 or any(ord(c) < 32 for c in query):
+        return render(
+            request,
+            "ratings/search.html",
+            {"query": query[:100], "error": _("Give a name or an id (up to 100 characters).")},
+            status=400,
+        )
+    found = selectors.search_players(None, query, SEARCH_SHOWN) if query else []
+    ratings = selectors.current_ratings([p.pk for p in found])
+    return render(
+        request,
+        "ratings/search.html",
+        {
+            "query": query,
+            "results": [(p, ratings.get(p.pk)) for p in found],
+            "shown": SEARCH_SHOWN,
+        },
+    )
 
 
 @require_GET
@@ -57,7 +96,7 @@ def _list_context(request, federation: str, period: str):
 
 
 @require_GET
-@cached_public_page
+@cached_public_page(params=LIST_PARAMS)
 def rating_list(request, federation: str, period: str):
     rating_list, filterset, nav = _list_context(request, federation, period)
     fed = rating_list.federation
@@ -152,7 +191,7 @@ def list_export(request, federation: str, period: str, fmt: str):
 
 
 @require_GET
-@cached_public_page
+@cached_public_page(params=("against",))
 def list_diff(request, federation: str, period: str):
     current = selectors.list_or_404(federation, period)
     against = request.GET.get("against")
@@ -182,12 +221,15 @@ def player(request, federation: str, player: str):
     person = selectors.player_or_404(federation, player)
     profile = selectors.player_profile(person)
     system = systems.of(person.federation)
+    # Each point is named as the table beside the chart names it: the list's period.
     points = [
         ChartPoint(
             when=h.valid_from,
             value=h.rating,
             rd=h.rd if system.shows_rd else None,
             label=h.period,
+            published=h.published_rating,
+            published_rd=h.published_rd,
         )
         for h in profile.history
     ]
@@ -224,16 +266,18 @@ def event(request, federation: str, code: str):
         "page": page,
         "acceptability": _acceptability(ev),
     }
-    if ev.kind == "solving":
-        problems, rounds, lines = solving_sheet(page.problems, page.scores, by_id)
+    layout = event_layout(ev.kind, systems.of(ev.federation).event_table)
+    context["layout"] = layout
+    if layout == "solving":
+        problems, rounds, lines = solving_sheet(page.problems, page.scores, by_id, page.changes)
         context.update(problems=problems, rounds=rounds, solving=lines)
+    elif layout == "egd":
+        rounds, lines, from_file = egd_table(page.games, by_id, page.placements, page.changes)
+        context.update(rounds=rounds, egd=lines, order_from_file=from_file)
+    elif layout == "square":
+        context["square"] = square_crosstable(page.games, by_id, page.boards, page.changes)
     else:
-        rounds, lines = crosstable(page.games, by_id)
-        context.update(rounds=rounds, cross=lines)
-    context["changes"] = [
-        (by_id[pid], change) for pid, change in page.changes.items() if pid in by_id
-    ]
-    context["changes"].sort(key=lambda pc: pc[0].full_name)
+        context["game_lists"] = game_lists(page.games, by_id, page.changes)
     return render(request, "ratings/event.html", context)
 
 

@@ -8,6 +8,9 @@ from datetime import date
 def add_rating_rows(world: dict) -> dict:
     from ratings.models import (
         EventRating,
+        LiveEventRating,
+        LiveRating,
+        LiveRun,
         RatingEntry,
         RatingList,
         RatingPeriod,
@@ -36,6 +39,18 @@ def add_rating_rows(world: dict) -> dict:
         run=run, event=event, player=player, before=1800, after=1810
     )
     norm = SolvingNorm.objects.create(run=run, event=event, player=player, title="FM")
+    live_run = LiveRun.objects.create(
+        federation=federation,
+        base_list=rating_list,
+        period_code="2026Q3",
+        computed_at=run.requested_at,
+    )
+    live_rating = LiveRating.objects.create(
+        live_run=live_run, player=player, rating=1810.0, published_rating=1810
+    )
+    live_event_rating = LiveEventRating.objects.create(
+        live_run=live_run, event=event, player=player, before=1800, after=1810
+    )
     return {
         "ratings.RatingPeriod": period,
         "ratings.RatingRun": run,
@@ -43,4 +58,7 @@ def add_rating_rows(world: dict) -> dict:
         "ratings.RatingEntry": entry,
         "ratings.EventRating": event_rating,
         "ratings.SolvingNorm": norm,
+        "ratings.LiveRun": live_run,
+        "ratings.LiveRating": live_rating,
+        "ratings.LiveEventRating": live_event_rating,
     }

@@ -13,6 +13,8 @@ from django.utils.translation import gettext_lazy as _
 
 from federation.constraint_errors import ConstraintErrorsOnFields
 from federation.models import Federation, Player
+from federation.scoping import check_one_federation
+from federation.url_values import url_value_constraint, validate_url_value
 
 
 class EventKind(models.TextChoices):
@@ -75,7 +77,14 @@ class SolvingRules(models.TextChoices):
 class Event(ConstraintErrorsOnFields, models.Model):
     federation = models.ForeignKey(Federation, on_delete=models.PROTECT, related_name="events")
     name = models.CharField(_("name"), max_length=200)
-    code = models.CharField(_("code"), max_length=40, help_text=_("e.g. the EGD code T130727A"))
+    code = models.CharField(
+        _("code"),
+        max_length=40,
+        validators=[validate_url_value],
+        help_text=_(
+            "e.g. the EGD code T130727A; letters, digits and . _ - (part of web addresses)"
+        ),
+    )
     kind = models.CharField(_("kind"), max_length=20, choices=EventKind.choices)
     status = models.CharField(
         _("status"), max_length=20, choices=EventStatus.choices, default=EventStatus.DRAFT
@@ -154,6 +163,7 @@ class Event(ConstraintErrorsOnFields, models.Model):
                     "Another event of this federation already has this code."
                 ),
             ),
+            url_value_constraint("code", "event_code_url_safe", "Code"),
             models.CheckConstraint(
                 condition=Q(end__gte=F("start")),
                 name="event_ends_after_start",
@@ -184,6 +194,16 @@ class Event(ConstraintErrorsOnFields, models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.code})"
+
+    def clean(self) -> None:
+        from ratings.periods import FIRST_YEAR, LAST_YEAR
+
+        for name in ("start", "end"):
+            day = getattr(self, name)
+            if day is not None and not FIRST_YEAR <= day.year <= LAST_YEAR:
+                raise ValidationError(
+                    {name: f"Use a date in the years {FIRST_YEAR}-{LAST_YEAR}."}, code="year"
+                )
 
 
 class Result(models.TextChoices):
@@ -285,24 +305,13 @@ class Game(ConstraintErrorsOnFields, models.Model):
 
 def check_game_players(game: Game) -> None:
     """Both players of a game must belong to the event's federation, and be different."""
-    event = game.event
     errors = {}
-    for side in ("white", "black"):
-        player = getattr(game, side, None) if getattr(game, f"{side}_id") else None
-        if player is not None and player.federation_id != event.federation_id:
-            errors[side] = ValidationError(
-                "%(player)s belongs to federation %(theirs)s, not to %(event)s's federation "
-                "%(ours)s.",
-                params={
-                    "player": player,
-                    "theirs": player.federation.code,
-                    "event": event.code,
-                    "ours": event.federation.code,
-                },
-                code="wrong_federation",
-            )
+    try:
+        check_one_federation(game)  # the database refuses it too (federation.scoping)
+    except ValidationError as error:
+        errors.update(error.error_dict)
     if game.white_id and game.white_id == game.black_id:
-        errors["black"] = ValidationError("A player cannot play himself.", code="self_play")
+        errors["black"] = [ValidationError("A player cannot play himself.", code="self_play")]
     if errors:
         raise ValidationError(errors)
 
@@ -353,6 +362,9 @@ class TeamMember(ConstraintErrorsOnFields, models.Model):
     def __str__(self) -> str:
         return f"{self.team}: board {self.board} {self.player.full_name}"
 
+    def clean(self) -> None:
+        check_one_federation(self)  # the database refuses it too (federation.scoping)
+
 
 class Side(models.TextChoices):
     WHITE = "white", _("White")
@@ -389,6 +401,9 @@ class Substitution(ConstraintErrorsOnFields, models.Model):
 
     def __str__(self) -> str:
         return f"{self.game}: {self.side} replaces {self.replaces.full_name}"
+
+    def clean(self) -> None:
+        check_one_federation(self)  # the database refuses it too (federation.scoping)
 
 
 class ProblemGroup(models.TextChoices):
@@ -488,6 +503,9 @@ class SolverScore(ConstraintErrorsOnFields, models.Model):
     def __str__(self) -> str:
         return f"{self.solver.full_name}: {self.points} on {self.problem}"
 
+    def clean(self) -> None:
+        check_one_federation(self)  # the database refuses it too (federation.scoping)
+
 
 class Attestation(ConstraintErrorsOnFields, models.Model):
     """An official's recorded confirmation of a rule the data cannot prove (e.g. WFCC R3, R12)."""
@@ -537,3 +555,24 @@ class AcceptanceOverride(ConstraintErrorsOnFields, models.Model):
 
     def __str__(self) -> str:
         return f"Override by {self.by} on {self.at:%Y-%m-%d}"
+
+
+class Placement(models.Model):
+    """A player's official place in an event as its results file gives it (the EGF table's order),
+    with the grade he declared there."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="placements")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="placements")
+    place = models.PositiveSmallIntegerField(_("place"), validators=[MinValueValidator(1)])
+    grade = models.CharField(_("grade declared"), max_length=3, blank=True)
+
+    class Meta:
+        ordering = ["event", "place"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "player"], name="placement_one_per_player"),
+            models.UniqueConstraint(fields=["event", "place"], name="placement_one_per_place"),
+            models.CheckConstraint(condition=Q(place__gte=1), name="placement_place_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event}: {self.place}. {self.player.full_name}"

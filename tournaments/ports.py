@@ -50,3 +50,18 @@ def published_period_holding(federation_id: int, day: date) -> tuple[str, list[s
     if _published_period is None:
         return None
     return _published_period(federation_id, day)
+
+
+# Per system code: (the event fields of that system only, whether it has a class or category).
+EventFields = Callable[[], dict[str, tuple[tuple[str, ...], bool]]]
+_event_fields: EventFields | None = None
+
+
+def provide_event_fields(reader: EventFields) -> None:
+    global _event_fields
+    _event_fields = reader
+
+
+def event_fields_by_system() -> dict[str, tuple[tuple[str, ...], bool]]:
+    """Empty when no ratings app is installed: the event form then shows every field."""
+    return _event_fields() if _event_fields is not None else {}

@@ -1,34 +1,23 @@
-"""Which event fields belong to which rating system: the event form shows an official only
-those of his federation's system (the others are another federation's business)."""
+"""Which event fields the form shows: only those of the federation's rating system (the others
+are another federation's business). What belongs to which system is the registry's
+(ratings/systems.py), read through tournaments.ports."""
 
 from __future__ import annotations
 
-# Fields of one system only; every field not named here is common to all systems.
-SYSTEM_ONLY_FIELDS: dict[str, tuple[str, ...]] = {
-    "iccf": ("transmission", "reflection_days", "reflection_moves"),
-    "egf": (
-        "basic_time_minutes",
-        "time_system",
-        "overtime_seconds",
-        "overtime_moves",
-        "fischer_bonus_seconds",
-        "handicap_reduction",
-        "komi",
-    ),
-    "wfcc": ("kt", "championship", "solving_rules", "rounds", "days", "fairy_announced_on"),
-    "playchess": (),
-}
-# The class field means EGF class or WFCC category; ICCF and PlayChess have none.
-CLASS_SYSTEMS = ("egf", "wfcc")
+from tournaments import ports
 
 
 def hidden_fields(systems: set[str]) -> set[str]:
     """The event fields of no system in ``systems`` (an empty set: hide nothing)."""
-    if not systems:
+    by_system = ports.event_fields_by_system()
+    if not systems or not by_system:
         return set()
     hidden = {
-        f for system, fields in SYSTEM_ONLY_FIELDS.items() if system not in systems for f in fields
+        name
+        for code, (fields, _class) in by_system.items()
+        if code not in systems
+        for name in fields
     }
-    if not systems & set(CLASS_SYSTEMS):
+    if not any(by_system.get(code, ((), False))[1] for code in systems):
         hidden.add("rating_class")
     return hidden

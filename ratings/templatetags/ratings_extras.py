@@ -1,10 +1,17 @@
 """Number formatting as federations publish: half-up rounding (RULES §7), signed changes."""
 
 from django import template
+from django.conf import settings
+from django.urls import translate_url
+from django.utils.formats import get_format
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 
 from ratings import systems
 from ratings.engines.core.rounding import half_up_2, half_up_int
-from ratings.tables import signed as _signed
+from ratings.numbers import signed as _signed
+from ratings.numbers import signed_unrounded
+from ratings.tables import change_cell
 
 register = template.Library()
 
@@ -25,6 +32,18 @@ def signed(value):
 
 
 @register.filter
+def change(published, unrounded=None):
+    """A published change with the unrounded one as its tooltip: {{ x.published|change:x.raw }}."""
+    return mark_safe(change_cell(published, unrounded))
+
+
+@register.filter
+def unrounded(value):
+    """+10.62 (two decimals), '' for none."""
+    return localized(signed_unrounded(None if value in (None, "") else float(value)))
+
+
+@register.filter
 def halfup(value):
     """A rating as published: integer, half-up."""
     if value is None or value == "":
@@ -35,12 +54,17 @@ def halfup(value):
         return value
 
 
+def localized(number: str) -> str:
+    """A number already formatted with a point, in the reader's decimal separator."""
+    return number.replace(".", get_format("DECIMAL_SEPARATOR"))
+
+
 @register.filter
 def halfup2(value):
     if value is None or value == "":
         return "–"
     try:
-        return f"{half_up_2(float(value)):.2f}"
+        return localized(f"{half_up_2(float(value)):.2f}")
     except (TypeError, ValueError):
         return value
 
@@ -51,7 +75,7 @@ def fixed(value, places=4):
     if value is None or value == "":
         return "–"
     try:
-        return f"{float(value):.{int(places)}f}"
+        return localized(f"{float(value):.{int(places)}f}")
     except (TypeError, ValueError):
         return value
 
@@ -71,3 +95,21 @@ def get(mapping, key):
         return mapping.get(key)
     except AttributeError:
         return None
+
+
+@register.filter(name="zip")
+def zip_with(a, b):
+    """Pairs of two lists of the same length: {% for x, y in xs|zip:ys %}."""
+    return list(zip(a, b, strict=True))
+
+
+@register.simple_tag(takes_context=True)
+def language_links(context) -> list[tuple[str, str, str, bool]]:
+    """(code, name, url of this page in that language, current?) for the language switcher."""
+    request = context.get("request")
+    path = request.get_full_path() if request is not None else "/"
+    current = get_language()
+    return [
+        (code, name, translate_url(path, code), code == current)
+        for code, name in settings.LANGUAGES
+    ]

@@ -56,6 +56,7 @@ def test_production_settings_pass_check_deploy():
         PRODUCTION="1",
         SECRET_KEY="x" * 20 + "-Zq8!kP2@vL5#mN9$rT3%wY6^bH1&cJ4*",
         ALLOWED_HOSTS="ratings.example.org",
+        CACHE_REDIS_URL="redis://127.0.0.1:6379/3",
     )
     assert result.returncode == 0, result.stderr + result.stdout
 

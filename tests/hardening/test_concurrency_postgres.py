@@ -217,3 +217,35 @@ def test_a_result_edited_while_its_period_is_rated_flags_the_period(
 def test_the_database_is_postgresql():
     assert connection.vendor == "postgresql"
     assert date.today().year >= 2024
+
+
+def test_a_run_whose_lock_is_held_is_not_dead(iccf_world):
+    """is_dead() tells a working run (its row lock held by another connection) from a dead one."""
+    from django.db import transaction
+    from django.utils import timezone
+
+    run = services.request_run(
+        federation=iccf_world["federation"], period_code="2026Q1", enqueue=False
+    )
+    RatingRun.objects.filter(pk=run.pk).update(started_at=timezone.now())
+    locked, release = threading.Event(), threading.Event()
+
+    def hold_lock():
+        try:
+            with transaction.atomic():
+                RatingRun.objects.select_for_update().get(pk=run.pk)
+                locked.set()
+                release.wait(20)
+        finally:
+            connection.close()
+
+    holder = threading.Thread(target=hold_lock)
+    holder.start()
+    try:
+        assert locked.wait(20)
+        assert not services.is_dead(run.pk)
+        assert services.reap_stuck_runs() == 0
+    finally:
+        release.set()
+        holder.join()
+    assert services.is_dead(run.pk)

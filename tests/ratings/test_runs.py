@@ -254,3 +254,45 @@ def test_reaper_requeues_runs_whose_message_was_lost(iccf_world, eager_celery):
     assert run.status == RunStatus.SUCCEEDED
     assert RatingList.objects.filter(run=run).count() == 1
     assert services.reap_stuck_runs() == 0
+
+
+def test_reaper_honours_a_zero_age(iccf_world, eager_celery):
+    """timedelta(0) means "every run never taken", not the 900 s default (zero is falsy)."""
+    from datetime import timedelta
+
+    run = services.request_run(
+        federation=iccf_world["federation"], period_code="2026Q1", enqueue=False
+    )
+    assert services.reap_stuck_runs(older_than=timedelta(hours=1)) == 0
+    assert services.reap_stuck_runs(older_than=timedelta(0)) == 1
+    run.refresh_from_db()
+    assert run.status == RunStatus.SUCCEEDED
+
+
+def test_a_dead_workers_run_is_requeued_by_the_next_request(iccf_world, eager_celery):
+    """A worker took the run (started_at committed) and died (no lock held, still queued): the
+    next request for the period re-queues it at once, and so does the reaper at any age."""
+    from django.utils import timezone
+
+    federation = iccf_world["federation"]
+    run = services.request_run(federation=federation, period_code="2026Q1", enqueue=False)
+    assert not services.is_dead(run.pk)  # never taken: the broker may still deliver it
+    RatingRun.objects.filter(pk=run.pk).update(started_at=timezone.now())  # taken, then killed
+    assert services.is_dead(run.pk)
+    again = services.request_run(federation=federation, period_code="2026Q1")
+    assert again.pk == run.pk
+    run.refresh_from_db()
+    assert run.status == RunStatus.SUCCEEDED and run.attempts == 1
+    assert not services.is_dead(run.pk)
+
+
+def test_the_reaper_requeues_a_dead_run_of_any_age(iccf_world, eager_celery):
+    from django.utils import timezone
+
+    run = services.request_run(
+        federation=iccf_world["federation"], period_code="2026Q1", enqueue=False
+    )
+    RatingRun.objects.filter(pk=run.pk).update(started_at=timezone.now())
+    assert services.reap_stuck_runs() == 1  # requested a moment ago, yet dead
+    run.refresh_from_db()
+    assert run.status == RunStatus.SUCCEEDED

@@ -14,7 +14,6 @@ from federation.models import Federation, Player
 from ratings.models import (
     EventRating,
     ListStatus,
-    RatingEntry,
     RatingList,
     RatingPeriod,
     RatingRun,
@@ -91,6 +90,8 @@ def make_list(
 ) -> RatingList:
     """Entries ranked by rating (highest first); `unlisted` players are kept but not shown."""
     from ratings.engines.core.rounding import half_up_int
+    from ratings.persistence import previous_entries, write_entries
+    from ratings.runners.common import EntryRow
 
     # Written by hand, not by an engine: like an imported list, it has no engine input to check.
     run = RatingRun.objects.create(
@@ -99,34 +100,22 @@ def make_list(
     rating_list = RatingList.objects.create(
         federation=federation, period=period, run=run, previous=previous
     )
-    before = {}
-    if previous is not None:
-        before = dict(
-            RatingEntry.objects.filter(rating_list=previous).values_list("player_id", "rating")
+    # The run's own writer: ranks and changes (unrounded and published) as a real run stores them.
+    rows = [
+        EntryRow(
+            player_id=p.pk,
+            rating=r,
+            published_rating=half_up_int(r),
+            rd=(rds or {}).get(p),
+            published_rd=None if (rds or {}).get(p) is None else half_up_int(rds[p]),
+            games=games,
+            total_games=games * 2,
+            listed=p not in unlisted,
         )
-    listed = sorted((p for p in ratings if p not in unlisted), key=lambda p: -ratings[p])
-    rank = {p: i + 1 for i, p in enumerate(listed)}
-    rows = []
-    for p, r in ratings.items():
-        rd = (rds or {}).get(p)
-        prior = before.get(p.pk)
-        rows.append(
-            RatingEntry(
-                rating_list=rating_list,
-                player=p,
-                rating=r,
-                published_rating=half_up_int(r),
-                rd=rd,
-                published_rd=None if rd is None else half_up_int(rd),
-                games=games,
-                total_games=games * 2,
-                change=None if prior is None else r - prior,
-                previous_rating=prior,
-                listed=p not in unlisted,
-                rank=rank.get(p),
-            )
-        )
-    RatingEntry.objects.bulk_create(rows)
+        for p, r in ratings.items()
+    ]
+    write_entries(rating_list, rows, previous_entries(previous))
+    listed = [row for row in rows if row.listed]
     RatingList.objects.filter(pk=rating_list.pk).update(entry_count=len(listed))
     rating_list.refresh_from_db()
     return publish(rating_list) if published else rating_list

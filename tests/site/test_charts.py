@@ -31,10 +31,11 @@ def test_one_circle_per_point_with_its_value_in_a_tooltip():
     circles = _circles(root)
     assert len(circles) == 3
     tips = [c.find("s:title", NS).text for c in circles]
+    # Named as the history table names them (the list's period), not by date.
     assert tips == [
-        "2024-01-01 2024Q1 rating 1800",
-        "2024-04-01 2024Q2 rating 1813",  # half-up, not banker's rounding (1812)
-        "2024-07-01 2024Q3 rating 1790",
+        "2024Q1: rating 1800",
+        "2024Q2: rating 1813",  # half-up, not banker's rounding (1812)
+        "2024Q3: rating 1790",
     ]
 
 

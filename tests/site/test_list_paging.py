@@ -210,7 +210,10 @@ def test_malformed_query_strings_give_form_errors(client, big, query):
         assert response.status_code == 200
         return
     assert response.status_code == 400, query
-    assert 'class="error"' in response.content.decode()
+    if "%00" in query:  # refused before the view (federation.middleware): NUL reaches nothing
+        assert "NUL character" in response.content.decode()
+    else:
+        assert 'class="error"' in response.content.decode()
     export = client.get(f"{URL}export.csv?{query}")
     assert export.status_code == 400
 

@@ -18,6 +18,7 @@ from tests.site.factories import (
     make_players,
     standard_world,
 )
+from tournaments.models import Event
 
 pytestmark = pytest.mark.django_db
 
@@ -161,8 +162,8 @@ def test_explain_page_query_count_is_bounded(client, django_assert_max_num_queri
         (LIST, 4),
         (f"{LIST}?sort=-club&page=1", 4),
         (f"{LIST}diff/", 9),
-        ("/federations/fed/players/101/", 6),
-        ("/federations/fed/events/OPEN-26/", 6),  # 2 for the acceptability rules
+        ("/federations/fed/players/101/", 7),  # + opponents' ratings, norms
+        ("/federations/fed/events/OPEN-26/", 7),  # 2 for the acceptability rules
         (f"{LIST}export.csv", 3),
         ("/api/v1/federations/fed/lists/2026Q2/", 3),
         ("/api/v1/federations/fed/players/101/", 3),  # + his live rating
@@ -188,6 +189,24 @@ def test_player_profile(client):
     assert "Open OPEN-26" in html
     assert f"/federations/fed/players/101/explain/{world.runs[1].pk}/" in html
     assert "Clark, Bob" in html  # his games
+
+
+def test_player_card_games_from_his_side_with_the_opponents_rating_before(client):
+    """Baker (102) lost to Adams with Black and beat Evans with White; Adams was rated from
+    2000.0 and Evans from nothing (new): the card says so from Baker's side."""
+    from ratings.selectors import player_games
+
+    world = standard_world()
+    baker = world.players[1]
+    games = {g.opponent.surname: g for g in player_games(baker)}
+    adams, evans = games["Adams"], games["Evans"]
+    assert (adams.colour, adams.points, adams.opponent_rating) == ("black", 0.0, 2000.0)
+    assert (evans.colour, evans.opponent_rating) == ("white", None)
+    assert evans.points in (1.0, 0.5)
+    html = client.get("/federations/fed/players/102/").content.decode()
+    rows = html[html.index('id="games-h"') :]
+    assert "Opponent&#x27;s rating" in rows or "Opponent's rating" in rows
+    assert ">2000<" in rows and ">lost<" in rows and ">Black<" in rows
 
 
 def test_player_country_rank_counts_compatriots_above(client):
@@ -221,20 +240,32 @@ def test_provisional_and_half_rating_flags(client):
     assert "half-rating" in client.get("/federations/wf/players/7/").content.decode()
 
 
-def test_event_page_crosstable_status_and_changes(client):
+def test_iccf_event_page_is_a_square_crosstable_with_the_iccf_legend(client):
     standard_world()
     html = client.get("/federations/fed/events/OPEN-26/").content.decode()
-    assert "Crosstable" in html
-    assert "2+/w" in html and "1-/b" in html
+    assert "Crosstable" in html and "square" in html
+    assert "Legend (ICCF)" in html and "jigo" not in html and "handicap" not in html
     assert "Rated" in html
     assert "The acceptability rules, one by one" in html and "ICCF-" in html
     assert "+11" in html and "−10" in html
 
 
-def test_draft_event_is_not_public(client):
+def test_egf_event_page_is_an_egd_table(client):
+    world = standard_world("egf", "eg")
+    html = client.get("/federations/eg/events/OPEN-26/").content.decode()
+    assert "Results table" in html and "GoR before" in html and "GoR after" in html
+    assert "2+/w0" in html and "1-/b0" in html  # opponent's place, result, colour, stones
+    assert "Crosstable" not in html
+    assert world.event.name in html
+
+
+@pytest.mark.parametrize("status", ["draft", "submitted", "rejected"])
+def test_only_accepted_and_rated_events_are_public(client, status):
     world = standard_world()
-    make_event(world.federation, "DRAFT-1", world.players[:2], status="draft")
-    assert client.get("/federations/fed/events/DRAFT-1/").status_code == 404
+    make_event(world.federation, "OTHER-1", world.players[:2], status=status)
+    assert client.get("/federations/fed/events/OTHER-1/").status_code == 404
+    Event.objects.filter(code="OTHER-1").update(status="accepted")
+    assert client.get("/federations/fed/events/OTHER-1/").status_code == 200
 
 
 def test_solving_event_shows_scores_per_problem_and_round(client):
@@ -264,7 +295,7 @@ def test_solving_event_shows_scores_per_problem_and_round(client):
         SolverScore.objects.create(problem=p, solver=a, points=Decimal(pts_a))
         SolverScore.objects.create(problem=p, solver=b, points=Decimal(pts_b))
     html = client.get("/federations/wf/events/SO-1/").content.decode()
-    assert "Results by problem and round" in html
+    assert "Solving sheet" in html and "Games" not in html
     assert "16.25" in html and "12.50" in html  # Beta first: 16.25, Alpha 12.50
     assert html.index("Beta") < html.index("Alpha")
     assert "7.50" in html  # Alpha's round 1
@@ -363,3 +394,66 @@ def test_period_selector_shows_a_list_published_after_it_was_cached(client):
     _grow(world, 3)  # publishes 2026Q3
     html = client.get(LIST).content.decode()
     assert '<option value="2026Q3">' in html
+
+
+ORDER_TABLE = """; CL[B]
+; EV[Order Cup]
+; DT[2024-03-02,2024-03-03]
+; HA[h9]
+; TC[T240302B]
+   1 Alpha Ann         3d CZ Brno  1  2-/w0   3+/b0   0-
+   2 Beta Bob          1k CZ Brno  2  1+/b0   0-      3+/w0
+   3 Gamma Cy          2k CZ Prah  0  0-      1-/w0   2-/b0
+"""
+
+
+def test_egf_event_page_keeps_the_results_files_order(client, tmp_path):
+    """Beta won more games than Alpha, but the file placed Alpha first: the page agrees."""
+    from django.core.management import call_command
+
+    make_federation("egf-o", "egf")
+    table = tmp_path / "t240302b.h9"
+    table.write_text(ORDER_TABLE)
+    call_command("import_egf", str(table), "--federation", "egf-o")
+    Event.objects.filter(code="T240302B").update(status="accepted")
+    html = client.get("/federations/egf-o/events/T240302B/").content.decode()
+    assert "Places as in the results file." in html
+    assert html.index("Alpha") < html.index("Beta") < html.index("Gamma")
+    assert "2-/w0" in html and "3+/b0" in html and ">3d<" in html
+
+
+@pytest.mark.parametrize(
+    "query", ["Kaminska", "Kamińska, Adam", "adam kaminska", "KAMINSKA", "777"]
+)
+def test_search_forgives_order_case_and_marks_on_home_list_and_api(client, query):
+    from federation.models import Player
+
+    world = standard_world()
+    kaminska = Player.objects.create(
+        federation=world.federation,
+        federation_player_id="777",
+        surname="Kamińska",
+        given_name="Adam",
+        country="PL",
+    )
+    make_list(
+        world.federation,
+        make_period(world.federation, "2026Q3", date(2026, 7, 1)),
+        {kaminska: 1999.6, world.players[0]: 2012.0},
+        previous=world.lists[1],
+    )
+    home = client.get("/").content.decode()
+    assert 'action="/search/"' in home
+    found = client.get("/search/", {"q": query}).content.decode()
+    assert "/federations/fed/players/777/" in found and ">2000<" in found
+    assert "Adams" not in found
+    listed = client.get("/federations/fed/lists/2026Q3/", {"q": query}).content.decode()
+    assert "Kamińska, Adam" in listed and "Adams" not in listed
+    api = client.get("/api/v1/federations/fed/players/", {"q": query}).json()
+    assert [p["id"] for p in api["results"]] == ["777"]
+
+
+def test_search_refuses_control_characters_with_a_message(client):
+    response = client.get("/search/", {"q": "a\x01b"})
+    assert response.status_code == 400
+    assert "Give a name or an id" in response.content.decode()

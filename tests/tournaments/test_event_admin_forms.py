@@ -7,8 +7,10 @@ from __future__ import annotations
 import pytest
 
 from federation.models import Federation
+from ratings import systems
 from tests.factories import make_official, make_user
-from tournaments.system_fields import SYSTEM_ONLY_FIELDS
+
+SYSTEM_ONLY_FIELDS = {s.code: s.event_fields for s in systems.ALL}
 
 pytestmark = pytest.mark.django_db
 ADD = "/admin/tournaments/event/add/"

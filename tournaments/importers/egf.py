@@ -17,12 +17,14 @@ from django.db import transaction
 
 from federation import audit
 from federation.models import Federation, Player
+from federation.url_values import url_value_problem
 from ratings.engines.core.errors import EngineInputError
+from ratings.periods import FIRST_YEAR, LAST_YEAR
 from tournaments.acceptability import egf as egf_rules
 from tournaments.formats import egf as egf_format
 from tournaments.formats.egf_time import TableTimeControl, read_time_control
 from tournaments.importers.base import ImportRefused
-from tournaments.models import Event, EventKind, EventStatus, Game, Result
+from tournaments.models import Event, EventKind, EventStatus, Game, Placement, Result
 from tournaments.ports import published_period_holding
 from tournaments.selectors import egf_class_verdict
 from tournaments.signals import results_written
@@ -141,6 +143,11 @@ def preview_import(
     end = date.fromisoformat(header.end_date) if header.end_date else start
     if start is None:
         errors.append("line 0: the table has no DT[start,end] dates; add them to the file")
+    elif not all(FIRST_YEAR <= d.year <= LAST_YEAR for d in (start, end)):
+        errors.append(
+            f"line {_tag_line(data, b'DT[')}: the dates {start}, {end} are outside the years "
+            f"{FIRST_YEAR}-{LAST_YEAR}"
+        )
     if not header.tournament_class:
         errors.append("line 0: the table has no CL[class] tag (A, B, C or D)")
     if Event.objects.filter(federation=federation, code=code).exists():
@@ -164,7 +171,9 @@ def preview_import(
         errors=errors,
         table=table,
     )
-    preview.errors += _storage_errors(table, code)
+    preview.errors += _storage_errors(
+        table, code, _tag_line(data, b"TC[") if header.egd_code else 0
+    )
     preview.time_control = read_time_control(header)
     if start is not None:
         _judge_class(preview, _new_event(preview))
@@ -182,8 +191,20 @@ MAX_HANDICAP = 30
 MAX_ROUNDS = 32767
 
 
-def _storage_errors(table: egf_format.ParsedTable, code: str) -> list[str]:
+def _tag_line(data: bytes, tag: bytes) -> int:
+    """The line number of a header tag (0 if absent), as the parser counts lines."""
+    for number, line in enumerate(data.splitlines(), 1):
+        if tag in line:
+            return number
+    return 0
+
+
+def _storage_errors(table: egf_format.ParsedTable, code: str, code_line: int) -> list[str]:
     errors = []
+    problem = url_value_problem(code)
+    if problem:
+        where = "TC tag" if code_line else "file name"
+        errors.append(f"line {code_line}: the event code {code[:50]!r} ({where}): {problem}")
     if len(code) > MAX_CODE:
         errors.append(
             f"line 0: the event code {code[:50]!r} (TC tag or file name) is longer "
@@ -398,6 +419,11 @@ def confirm_import(
                 message=f"created by the import of {preview.filename}",
             )
         players[match.ordinal] = player
+    # The table's order is the official placement (the event page shows it as the file has it).
+    Placement.objects.bulk_create(
+        Placement(event=event, player=players[m.ordinal], place=m.ordinal, grade=m.grade)
+        for m in preview.players
+    )
     games = Game.objects.bulk_create(
         [
             Game(

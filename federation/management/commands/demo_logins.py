@@ -1,10 +1,10 @@
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
 
 from federation.demo.seed import demo_logins
+from federation.management.demo_command import DemoCommand
 
 
-class Command(BaseCommand):
+class Command(DemoCommand):
     help = "Print the demo admin logins (only those that exist in this database)."
 
     def handle(self, *args, **options):

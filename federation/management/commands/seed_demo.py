@@ -1,10 +1,11 @@
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
 from federation.demo.seed import seed_demo
+from federation.management.demo_command import DemoCommand
 from federation.models import Federation
 
 
-class Command(BaseCommand):
+class Command(DemoCommand):
     help = "Load deterministic synthetic demo data for four federations (one per rating system)."
 
     def add_arguments(self, parser):

@@ -1,13 +1,13 @@
-from django.core.management.base import BaseCommand
 from django.utils import timezone
 
+from federation.management.demo_command import DemoCommand
 from federation.models import Federation
 from ratings import periods, services, systems
 from ratings.models import ListStatus, RatingList, RunStatus
 from tournaments.models import Event
 
 
-class Command(BaseCommand):
+class Command(DemoCommand):
     help = "Rate and publish every due period of every federation, oldest first (idempotent)."
 
     def handle(self, *args, **options):

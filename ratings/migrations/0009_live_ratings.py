@@ -8,7 +8,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('federation', '0004_player_folded_names'),
-        ('ratings', '0007_constraint_messages'),
+        ('ratings', '0008_url_values_published_rows_guarded'),
         ('tournaments', '0001_initial'),
     ]
 
