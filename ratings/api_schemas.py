@@ -88,7 +88,10 @@ class Entry(Schema):
     rd: int | None = Field(description="Published rating deviation (ICCF only).")
     rd_unrounded: float | None
     games: int = Field(description="Games (or solving rounds) rated in this period.")
-    change: float | None = Field(description="Against the previous list; null when new.")
+    change: int | None = Field(
+        description="Against the previous list, the difference of published ratings; null when new."
+    )
+    change_unrounded: float | None = Field(description="The same from the carried ratings.")
     provisional: bool
     half_rating: bool = Field(description="WFCC: a half-rating, not yet a full rating.")
 

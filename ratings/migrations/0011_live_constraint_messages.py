@@ -7,7 +7,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('federation', '0005_constraint_messages'),
-        ('ratings', '0008_live_ratings'),
+        ('ratings', '0010_entry_published_change'),
         ('tournaments', '0002_constraint_messages'),
     ]
 
