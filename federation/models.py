@@ -46,7 +46,7 @@ class Federation(ConstraintErrorsOnFields, models.Model):
                 violation_error_code="system",
                 violation_error_message=_("Choose one of the rating systems the site knows."),
             ),
-            url_value_constraint("code", "federation_code_url_safe", "Code"),
+            url_value_constraint("code", "federation_code_url_safe"),
         ]
 
     def __str__(self) -> str:
@@ -151,7 +151,7 @@ class Player(ConstraintErrorsOnFields, models.Model):
                 violation_error_code="federation_player_id",
                 violation_error_message=_("Another player of this federation already has this id."),
             ),
-            url_value_constraint("federation_player_id", "player_id_url_safe", "Federation id"),
+            url_value_constraint("federation_player_id", "player_id_url_safe"),
             models.CheckConstraint(
                 condition=Q(country="") | Q(country__regex=r"^[A-Z]{2}$"),
                 name="player_country_alpha2",

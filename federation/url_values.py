@@ -12,7 +12,7 @@ from django.db.models import CheckConstraint, Q
 
 URL_VALUE_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]*$"
 URL_VALUE_MESSAGE = (
-    "Use letters, digits and . _ - only, starting with a letter or digit "
+    "Use letters, digits, dots, hyphens and underscores only, starting with a letter or digit "
     "(this value is part of web addresses)."
 )
 validate_url_value = RegexValidator(URL_VALUE_PATTERN, URL_VALUE_MESSAGE, code="url_value")
@@ -25,10 +25,10 @@ def url_value_problem(value: str) -> str | None:
     return None if re.fullmatch(URL_VALUE_PATTERN, value or "") else URL_VALUE_MESSAGE
 
 
-def url_value_constraint(field: str, name: str, label: str) -> CheckConstraint:
+def url_value_constraint(field: str, name: str) -> CheckConstraint:
     return CheckConstraint(
         condition=Q(**{f"{field}__regex": URL_VALUE_PATTERN}),
         name=name,
-        violation_error_code=field,  # shown on that field (federation.constraint_errors)
-        violation_error_message=f"{label}: {URL_VALUE_MESSAGE}",
+        violation_error_code=field,  # shown on the field (federation.constraint_errors)
+        violation_error_message=URL_VALUE_MESSAGE,
     )

@@ -71,7 +71,7 @@ class RatingPeriod(ConstraintErrorsOnFields, models.Model):
                 violation_error_code="code",
                 violation_error_message=_("This federation already has a period with this code."),
             ),
-            url_value_constraint("code", "period_code_url_safe", "Code"),
+            url_value_constraint("code", "period_code_url_safe"),
             models.CheckConstraint(
                 condition=Q(ends_on__gte=models.F("starts_on")),
                 name="period_window_order",

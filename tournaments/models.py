@@ -163,7 +163,7 @@ class Event(ConstraintErrorsOnFields, models.Model):
                     "Another event of this federation already has this code."
                 ),
             ),
-            url_value_constraint("code", "event_code_url_safe", "Code"),
+            url_value_constraint("code", "event_code_url_safe"),
             models.CheckConstraint(
                 condition=Q(end__gte=F("start")),
                 name="event_ends_after_start",

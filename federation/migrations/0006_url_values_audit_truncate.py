@@ -24,20 +24,20 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='federation',
             name='code',
-            field=models.SlugField(max_length=20, unique=True, validators=[django.core.validators.RegexValidator('^[A-Za-z0-9][A-Za-z0-9._-]*$', 'Use letters, digits and . _ - only, starting with a letter or digit (this value is part of web addresses).', code='url_value')], verbose_name='code'),
+            field=models.SlugField(max_length=20, unique=True, validators=[django.core.validators.RegexValidator('^[A-Za-z0-9][A-Za-z0-9._-]*$', 'Use letters, digits, dots, hyphens and underscores only, starting with a letter or digit (this value is part of web addresses).', code='url_value')], verbose_name='code'),
         ),
         migrations.AlterField(
             model_name='player',
             name='federation_player_id',
-            field=models.CharField(help_text="The federation's own id: ICCF ID, EGD PIN, ...", max_length=20, validators=[django.core.validators.RegexValidator('^[A-Za-z0-9][A-Za-z0-9._-]*$', 'Use letters, digits and . _ - only, starting with a letter or digit (this value is part of web addresses).', code='url_value')], verbose_name='federation id'),
+            field=models.CharField(help_text="The federation's own id: ICCF ID, EGD PIN, ...", max_length=20, validators=[django.core.validators.RegexValidator('^[A-Za-z0-9][A-Za-z0-9._-]*$', 'Use letters, digits, dots, hyphens and underscores only, starting with a letter or digit (this value is part of web addresses).', code='url_value')], verbose_name='federation id'),
         ),
         migrations.AddConstraint(
             model_name='federation',
-            constraint=models.CheckConstraint(condition=models.Q(('code__regex', '^[A-Za-z0-9][A-Za-z0-9._-]*$')), name='federation_code_url_safe', violation_error_message='Code: Use letters, digits and . _ - only, starting with a letter or digit (this value is part of web addresses).'),
+            constraint=models.CheckConstraint(condition=models.Q(('code__regex', '^[A-Za-z0-9][A-Za-z0-9._-]*$')), name='federation_code_url_safe', violation_error_code='code', violation_error_message='Use letters, digits, dots, hyphens and underscores only, starting with a letter or digit (this value is part of web addresses).'),
         ),
         migrations.AddConstraint(
             model_name='player',
-            constraint=models.CheckConstraint(condition=models.Q(('federation_player_id__regex', '^[A-Za-z0-9][A-Za-z0-9._-]*$')), name='player_id_url_safe', violation_error_message='Federation id: Use letters, digits and . _ - only, starting with a letter or digit (this value is part of web addresses).'),
+            constraint=models.CheckConstraint(condition=models.Q(('federation_player_id__regex', '^[A-Za-z0-9][A-Za-z0-9._-]*$')), name='player_id_url_safe', violation_error_code='federation_player_id', violation_error_message='Use letters, digits, dots, hyphens and underscores only, starting with a letter or digit (this value is part of web addresses).'),
         ),
         migrations.RunPython(forwards, backwards),
     ]

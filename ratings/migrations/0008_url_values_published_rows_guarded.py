@@ -30,11 +30,11 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='ratingperiod',
             name='code',
-            field=models.CharField(max_length=20, validators=[django.core.validators.RegexValidator('^[A-Za-z0-9][A-Za-z0-9._-]*$', 'Use letters, digits and . _ - only, starting with a letter or digit (this value is part of web addresses).', code='url_value')], verbose_name='code'),
+            field=models.CharField(max_length=20, validators=[django.core.validators.RegexValidator('^[A-Za-z0-9][A-Za-z0-9._-]*$', 'Use letters, digits, dots, hyphens and underscores only, starting with a letter or digit (this value is part of web addresses).', code='url_value')], verbose_name='code'),
         ),
         migrations.AddConstraint(
             model_name='ratingperiod',
-            constraint=models.CheckConstraint(condition=models.Q(('code__regex', '^[A-Za-z0-9][A-Za-z0-9._-]*$')), name='period_code_url_safe', violation_error_message='Code: Use letters, digits and . _ - only, starting with a letter or digit (this value is part of web addresses).'),
+            constraint=models.CheckConstraint(condition=models.Q(('code__regex', '^[A-Za-z0-9][A-Za-z0-9._-]*$')), name='period_code_url_safe', violation_error_code='code', violation_error_message='Use letters, digits, dots, hyphens and underscores only, starting with a letter or digit (this value is part of web addresses).'),
         ),
         migrations.RunPython(forwards, backwards),
     ]

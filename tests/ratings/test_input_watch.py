@@ -222,11 +222,17 @@ def _edit(instance, field) -> object:
 
 WATCHED_FIELDS = [(m, name) for m, watch in WATCHED.items() for name in watch.fields]
 
+# Moves the database refuses by design (federation.scoping, ratings.guards): a row that others
+# of its federation refer to cannot change federation, nor a system with published lists.
+REFUSED_BY_DESIGN = {("Event", "federation"), ("SolverScore", "solver"), ("Federation", "system")}
+
 
 @pytest.mark.parametrize(
     ("model", "name"), WATCHED_FIELDS, ids=[f"{m.__name__}.{n}" for m, n in WATCHED_FIELDS]
 )
 def test_each_watched_edit_marks_the_period_and_publication_checks_it(drafts, model, name):
+    if (model.__name__, name) in REFUSED_BY_DESIGN:
+        pytest.skip("the database refuses this edit (tests/hardening enumerate those guards)")
     system, instance = _object_read(model, drafts)
     rating_list = _draft(drafts, system)
     assert not InputEdit.objects.filter(period=rating_list.period).exists()
