@@ -120,3 +120,20 @@ LIST_GUARDS = [
         "entries of published rating lists are immutable",
     ),
 ]
+
+RUN_RECORD_GUARDS = [
+    Guard(
+        "runrecord_no_update",
+        "ratings_runrecord",
+        "UPDATE",
+        "1=1",
+        "the stored input and output of a run are final",
+    ),
+    Guard(
+        "runrecord_published_no_delete",
+        "ratings_runrecord",
+        "DELETE",
+        f"(SELECT status FROM ratings_ratinglist WHERE run_id = OLD.run_id) IN {_FROZEN}",
+        "the stored input and output of a published run are final",
+    ),
+]

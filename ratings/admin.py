@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
-from django.http import HttpResponseRedirect
+from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
@@ -15,16 +15,19 @@ from django.views.decorators.http import require_POST
 from federation.admin_base import AuditedAdmin
 from federation.models import Federation
 from federation.permissions import is_rating_officer, visible_federations
-from ratings import periods, services
+from ratings import services, systems
 from ratings.diff import list_diff
 from ratings.engines.core.errors import EngineInputError
 from ratings.models import ListStatus, RatingList, RatingPeriod, RatingRun
+from ratings.run_files import files_of, json_download
 
 
 class RunRequestForm(forms.Form):
     federation = forms.ModelChoiceField(queryset=Federation.objects.none())
     period = forms.CharField(
-        max_length=20, help_text="e.g. 2026Q1 (ICCF, WFCC) or 2026-03 (EGF, PlayChess)"
+        max_length=20,
+        help_text="e.g. "
+        + " or ".join([f"{s.example_period} ({s.code.upper()})" for s in systems.ALL]),
     )
 
     def __init__(self, *args, user, **kwargs):
@@ -42,9 +45,11 @@ class RunRequestForm(forms.Form):
                     params={"f": federation.code},
                 )
             try:
-                data["period"] = periods.period_by_code(
-                    federation.system, code.strip(), params=services.calendar_of(federation)
-                ).code
+                data["period"] = (
+                    systems.of(federation)
+                    .calendar.period_by_code(code.strip(), params=services.calendar_of(federation))
+                    .code
+                )
             except EngineInputError as error:
                 self.add_error(
                     "period", f"{code!r} is not a {federation.system.upper()} period: {error.what}"
@@ -110,13 +115,38 @@ class RatingRunAdmin(AuditedAdmin):
     list_filter = ["federation", "status"]
     search_fields = ["period__code"]
     list_select_related = ["federation", "period", "requested_by", "rating_list"]
-    readonly_fields = [f.name for f in RatingRun._meta.fields]
+    readonly_fields = [f.name for f in RatingRun._meta.fields] + ["stored_files"]
 
     def has_add_permission(self, request, *args):
         return False
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+    @admin.display(description="engine input and output")
+    def stored_files(self, run):
+        files = files_of(run) if run.pk else None
+        if files is None:
+            return "not stored (the run was made before runs kept them, or did not succeed)"
+        links = [
+            (reverse("admin:ratings_ratingrun_file", args=[run.pk, part]), files.name(part), size)
+            for part, size in (("input", len(files.input)), ("output", len(files.output)))
+        ]
+        return format_html(
+            '<a href="{}" download>{}</a> ({} bytes) · <a href="{}" download>{}</a> ({} bytes)'
+            " — <code>python -m ratings.engines {} {}</code> prints the output exactly",
+            *links[0],
+            *links[1],
+            run.engine,
+            links[0][1],
+        )
+
+    def file_view(self, request, object_id, part):
+        run = self.get_object(request, object_id)  # scoped: another federation's run is None
+        files = files_of(run) if run is not None else None
+        if files is None or part not in ("input", "output"):
+            raise Http404("no stored input or output for this run")
+        return json_download(getattr(files, part), files.name(part))
 
     @admin.display(description="list")
     def list_link(self, run):
@@ -132,6 +162,11 @@ class RatingRunAdmin(AuditedAdmin):
                 "request/",
                 self.admin_site.admin_view(self.request_view),
                 name="ratings_ratingrun_request",
+            ),
+            path(
+                "<path:object_id>/files/<str:part>.json",
+                self.admin_site.admin_view(self.file_view),
+                name="ratings_ratingrun_file",
             ),
             *super().get_urls(),
         ]

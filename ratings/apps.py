@@ -6,4 +6,7 @@ class RatingsConfig(AppConfig):
     verbose_name = "Ratings"
 
     def ready(self) -> None:
-        from ratings import signals  # noqa: F401  (connects the receivers)
+        from ratings import selectors, signals, tasks  # noqa: F401  (receivers, tasks)
+        from tournaments import ports
+
+        ports.provide_full_ratings(selectors.full_ratings_at_start)

@@ -1,11 +1,12 @@
 """ "Explain my change": a player's move in one rating run, game by game, recomputed by the engine.
 
-The run's engine input is reproducible: the system's runner rebuilds it from the database with the
-run's base list and parameters, and its digest is compared with the one the run stored (so the
-page says whether these are exactly the inputs the run used). The player's quantities then come
-from the same pure engine's explain function, and the recomputed rating is checked against the
-published one. EGF needs no rebuild: each event's pre-tournament ratings are the stored `before`
-of its players in the run. Missing or unusable inputs never fail the page: it says so instead.
+The player's quantities come from the engine input the run stored (``RunRecord``), through the
+same pure engine's explain function (per system: ``ratings/explainers.py``), and the recomputed
+rating is checked against the published one. The page also says whether the database still gives
+that input: the system's runner rebuilds it from today's database (with the run's base list and
+parameters) and, when it differs, which events and results changed since the run. Runs made
+before runs stored their input have only a digest: their breakdown is computed from the rebuilt
+input, and the page says so. Missing or unusable inputs never fail the page: it says so instead.
 """
 
 from __future__ import annotations
@@ -19,8 +20,10 @@ from django.http import Http404
 from django.utils.translation import gettext as _
 
 from federation.models import Player
+from ratings import provenance, systems
 from ratings.engines.core.errors import EngineInputError
 from ratings.models import EventRating, ListStatus, RatingRun
+from ratings.replay import compare_with_database
 
 PUBLIC = (ListStatus.PUBLISHED, ListStatus.SUPERSEDED)
 logger = logging.getLogger(__name__)
@@ -40,8 +43,14 @@ class ExplainReport:
     recomputed: float | None = None
     recomputed_rd: float | None = None
     inputs_match: bool | None = None  # rebuilt input digest == the run's stored digest
+    input_stored: bool = False  # the run kept its engine input and output (downloadable)
+    changes: list[provenance.InputChange] = field(default_factory=list)  # since the run
     names: dict[str, str] = field(default_factory=dict)  # engine id -> player name
     note: str = ""
+
+    @property
+    def spec(self) -> systems.System:
+        return systems.get(self.system)
 
     @property
     def change(self) -> float | None:
@@ -63,7 +72,13 @@ REPORT_SECONDS = 3600
 
 
 def explain_run(player: Player, run_id: int) -> ExplainReport:
-    key = f"ratings:explain:{run_id}:{player.pk}"
+    # An edit of rating input marks the period for a re-run: a marked period's report is new.
+    mark = (
+        RatingRun.objects.filter(pk=run_id)
+        .values_list("period__needs_rerun", "period__needs_rerun_reason")
+        .first()
+    )
+    key = f"ratings:explain:{run_id}:{player.pk}:{provenance.digest(repr(mark).encode())[:16]}"
     cached = cache.get(key)
     if cached is not None:
         return cached
@@ -98,9 +113,8 @@ def _explain_run(player: Player, run_id: int) -> ExplainReport:
         before_rd=rows[0].before_rd,
         after_rd=rows[-1].after_rd,
     )
-    explainer = EXPLAINERS.get(report.system)
     try:
-        explainer(report, player)
+        report.spec.explain(report, player, _engine_input(report))
     except Exception as exc:  # the page still shows the stored change, and says why not more
         if not isinstance(exc, EngineInputError | KeyError | TypeError | ValueError | IndexError):
             logger.exception("explain of run %s for player %s failed", run_id, player.pk)
@@ -131,123 +145,19 @@ def _name_players(report: ExplainReport) -> None:
     }
 
 
-def _rebuild(report: ExplainReport):
-    """The run's engine input, rebuilt by its runner from the run's base list and parameters."""
-    from ratings.runners import runner_for
-    from ratings.runners.common import Context
-    from ratings.services import canonical_digest
+def _engine_input(report: ExplainReport) -> dict:
+    """The input the run gave its engine, and what differs from the one the database gives now.
 
-    run = report.run
-    ctx = Context(run.federation, run.period, run.rating_list.previous, dict(run.params or {}))
-    prepared = runner_for(report.system).build(ctx)
-    if run.input_digest:
-        report.inputs_match = canonical_digest(prepared.engine_input) == run.input_digest
-    return prepared
-
-
-# ---------------------------------------------------------------------------------------------
-# Per system
-
-
-def _playchess(report: ExplainReport, player: Player) -> None:
-    from ratings.engines import playchess as pc
-    from ratings.engines.playchess import contract as pc_json
-
-    data = _rebuild(report).engine_input
-    params = pc.params_from_json(data.get("params"))
-    players = [pc_json._player_from_json(p, f"players[{i}]") for i, p in enumerate(data["players"])]
-    games = [pc_json._game_from_json(g, f"games[{j}]") for j, g in enumerate(data["games"])]
-    explanation = pc.explain(players, games, str(player.pk), params)
-    report.breakdown = explanation
-    report.recomputed = explanation.result.rating
-
-
-def _iccf(report: ExplainReport, player: Player) -> None:
-    from ratings.engines import iccf
-    from ratings.engines.iccf import contract as iccf_json
-
-    data = _rebuild(report).engine_input
-    params = iccf_json._params_from_json(data.get("params"))
-    players = [
-        iccf_json._player_from_json(p, f"players[{i}]") for i, p in enumerate(data["players"])
-    ]
-    games = [iccf_json._game_from_json(g, f"games[{j}]") for j, g in enumerate(data["games"])]
-    subs = [
-        iccf_json._substitution_from_json(s, f"substitutions[{k}]")
-        for k, s in enumerate(data.get("substitutions", []))
-    ]
-    explanation = iccf.explain(str(player.pk), players, games, subs, params)
-    report.breakdown = explanation
-    report.recomputed = explanation.rating
-    report.recomputed_rd = explanation.rd
-
-
-def _egf(report: ExplainReport, player: Player) -> None:
-    """Per event: the players' stored pre-tournament ratings and the games of the details."""
-    from ratings.engines import egf
-
-    events = [er.event_id for er in report.event_ratings]
-    before = {
-        (event_id, pid): value
-        for event_id, pid, value in EventRating.objects.filter(
-            run=report.run, event_id__in=events
-        ).values_list("event_id", "player_id", "before")
-    }
-    sections = []
-    for er in report.event_ratings:
-        rows = (er.details or {}).get("games")
-        if not rows:
-            report.note = _("no breakdown stored")
-            return
-        me = str(player.pk)
-        ids = {me} | {str(r[1]) for r in rows}
-        players = tuple(
-            egf.PlayerEntry(id=i, grade="1k", rating=before[(er.event_id, int(i))])
-            for i in sorted(ids)
+    A run stored before runs kept their input has only its digest: the rebuilt input stands in
+    for it, with a note saying so."""
+    check = compare_with_database(report.run)
+    report.inputs_match = check.unchanged
+    report.changes = check.changes
+    report.input_stored = check.stored is not None
+    if check.stored is None:
+        report.note = _(
+            "This run was made before runs stored their engine input: the breakdown is computed "
+            "from the input the database gives today."
         )
-        games = tuple(
-            egf.Game(white=me, black=str(r[1]), result=float(r[2]), handicap=int(r[4]))
-            if r[3] == "white"
-            else egf.Game(white=str(r[1]), black=me, result=1.0 - float(r[2]), handicap=int(r[4]))
-            for r in rows
-        )
-        tournament = egf.Tournament(
-            id=er.event.code,
-            tournament_class=(er.details or {}).get("class") or "A",
-            date=None,
-            players=players,
-            games=games,
-        )
-        sections.append((er, egf.explain_player(tournament, me)))
-    report.sections = sections
-    report.breakdown = sections
-    report.recomputed = sections[-1][1].after
-
-
-def _wfcc(report: ExplainReport, player: Player) -> None:
-    from ratings.engines import wfcc
-
-    # the run's input as the engine reads it: half-ratings carried inside the engine
-    tournaments, half_ratings, params = wfcc.quarter_from_json(_rebuild(report).engine_input)
-    sections = [
-        (
-            er,
-            wfcc.explain_in_quarter(
-                tournaments, er.event.code, str(player.pk), half_ratings, params
-            ),
-        )
-        for er in report.event_ratings
-    ]
-    report.sections = sections
-    report.breakdown = sections
-    first, last = sections[0][1], sections[-1][1]
-    if first.rating is not None and all(x.change is not None for _, x in sections):
-        # Several tournaments of one period all start from the list rating (RULES §5).
-        report.recomputed = first.rating + math.fsum(x.change for _, x in sections)
-    elif last.half_ratings is not None and last.new_rating is None:
-        report.recomputed = math.fsum(last.half_ratings) / len(last.half_ratings)
-    else:
-        report.recomputed = last.new_rating
-
-
-EXPLAINERS = {"playchess": _playchess, "iccf": _iccf, "egf": _egf, "wfcc": _wfcc}
+        return check.current
+    return check.stored

@@ -31,7 +31,8 @@ class ExportColumn:
     numeric: bool = False
 
 
-def columns_for(system: str) -> list[ExportColumn]:
+def columns_for(system) -> list[ExportColumn]:
+    """The columns of a ``ratings.systems.System``'s list exports."""
     cols = [
         ExportColumn("rank", "Rank", 6, True),
         ExportColumn("fid", "Id", 10),
@@ -40,10 +41,10 @@ def columns_for(system: str) -> list[ExportColumn]:
         ExportColumn("country", "Ctry", 4),
         ExportColumn("club", "Club", 20),
     ]
-    if system == "egf":
+    if system.shows_grade:
         cols.append(ExportColumn("grade", "Grade", 5))
     cols.append(ExportColumn("published_rating", "Rating", 6, True))
-    if system == "iccf":
+    if system.shows_rd:
         cols.append(ExportColumn("published_rd", "RD", 4, True))
     cols += [
         ExportColumn("games", "Games", 6, True),
@@ -65,7 +66,7 @@ def _cells(row: dict, columns: list[ExportColumn]) -> list:
     return [_value(row, c.key) for c in columns]
 
 
-def csv_lines(rows: Iterable[dict], system: str) -> Iterator[str]:
+def csv_lines(rows: Iterable[dict], system) -> Iterator[str]:
     columns = columns_for(system)
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\r\n")
@@ -79,7 +80,7 @@ def csv_lines(rows: Iterable[dict], system: str) -> Iterator[str]:
     yield buffer.getvalue()
 
 
-def txt_lines(rows: Iterable[dict], system: str, title: str) -> Iterator[str]:
+def txt_lines(rows: Iterable[dict], system, title: str) -> Iterator[str]:
     """Fixed width, one player a line, as federations publish their lists (ASCII-safe widths)."""
     columns = columns_for(system)
 
@@ -124,7 +125,7 @@ def json_chunks(rows: Iterable[dict], meta: dict) -> Iterator[str]:
     yield "]}"
 
 
-def xlsx_bytes(rows: Iterable[dict], system: str, title: str) -> bytes:
+def xlsx_bytes(rows: Iterable[dict], system, title: str) -> bytes:
     from openpyxl import Workbook
 
     columns = columns_for(system)

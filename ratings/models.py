@@ -95,6 +95,34 @@ class RatingRun(models.Model):
         return f"Run {self.pk} of {self.period} ({self.status})"
 
 
+class RunRecord(models.Model):
+    """What a run gave its engine and what the engine answered, kept so the run can be replayed
+    bit for bit (``ratings/provenance.py``): the canonical JSON input, the output exactly as the
+    engine's command line prints it, and the labels naming the database rows behind the input's
+    list items; each zlib-compressed. Written once, with the run; never changed."""
+
+    run = models.OneToOneField(
+        RatingRun, primary_key=True, on_delete=models.CASCADE, related_name="record"
+    )
+    engine_input = models.BinaryField()
+    engine_output = models.BinaryField()
+    input_labels = models.BinaryField()
+    input_size = models.PositiveBigIntegerField(help_text=_("Bytes of the input, uncompressed."))
+    output_size = models.PositiveBigIntegerField(help_text=_("Bytes of the output, uncompressed."))
+
+    def __str__(self) -> str:
+        return f"input and output of run {self.run_id}"
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise ImmutableListError(f"the stored input and output of run {self.run_id} are final")
+        super().save(*args, **kwargs)
+
+    @property
+    def stored_bytes(self) -> int:
+        return len(self.engine_input) + len(self.engine_output) + len(self.input_labels)
+
+
 class ListStatus(models.TextChoices):
     DRAFT = "draft", _("Draft")
     PUBLISHED = "published", _("Published")

@@ -38,11 +38,10 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
-from functools import partial
 
 from ratings.engines import SYSTEMS
 from ratings.engines.core.errors import EngineInputError
@@ -101,12 +100,12 @@ def _quarter_code(valid_from: date) -> str:
     return f"{valid_from.year}Q{(valid_from.month - 1) // 3 + 1}"
 
 
-def _iccf(start: int, params: CalendarParams) -> Period:
+def _iccf(calendar: Calendar, start: int, params: CalendarParams) -> Period:
     # Window months start, start+1, start+2; the list is valid from start+4 (Sep-Nov -> 1 Jan).
     valid_from = first_of(start + 4)
     deadline = add_months(valid_from, -1)
     return Period(
-        system="iccf",
+        system=calendar.system,
         code=_quarter_code(valid_from),
         starts_on=first_of(start),
         ends_on=first_of(start + 3) - _ONE_DAY,
@@ -117,12 +116,12 @@ def _iccf(start: int, params: CalendarParams) -> Period:
     )
 
 
-def _wfcc(start: int, params: CalendarParams) -> Period:
+def _wfcc(calendar: Calendar, start: int, params: CalendarParams) -> Period:
     # Tournaments ended (report included) in a calendar quarter -> list of the next quarter's 1st.
     valid_from = first_of(start + 3)
     ends_on = valid_from - _ONE_DAY
     return Period(
-        system="wfcc",
+        system=calendar.system,
         code=_quarter_code(valid_from),
         starts_on=first_of(start),
         ends_on=ends_on,
@@ -133,12 +132,12 @@ def _wfcc(start: int, params: CalendarParams) -> Period:
     )
 
 
-def _batch(system: str, start: int, params: CalendarParams) -> Period:
+def _batch(calendar: Calendar, start: int, params: CalendarParams) -> Period:
     # EGF snapshots and PlayChess batches: the run on the day after the window is the list day.
-    months = _months_of(system, params)
+    months = calendar.months(params)
     run_day = first_of(start + months)
     return Period(
-        system=system,
+        system=calendar.system,
         code=f"{start // 12:04d}-{start % 12 + 1:02d}",
         starts_on=first_of(start),
         ends_on=run_day - _ONE_DAY,
@@ -149,34 +148,48 @@ def _batch(system: str, start: int, params: CalendarParams) -> Period:
     )
 
 
-def _months_of(system: str, params: CalendarParams) -> int:
-    """Window length in months and the alignment of window starts."""
-    if system == "playchess":
-        return params.playchess_batch_months
-    if system == "egf":
-        return params.egf_snapshot_months
+@dataclass(frozen=True)
+class Calendar:
+    """One system's calendar: window length, alignment, how a window becomes a period, and how
+    its periods are named (quarterly lists by the list, batches by the window)."""
+
+    system: str
+    months: Callable[[CalendarParams], int]  # window length, also the alignment of window starts
+    phase: int  # month index of a window start modulo the length (ICCF: Mar/Jun/Sep/Dec)
+    build: Callable[[Calendar, int, CalendarParams], Period]
+    list_lag: int | None  # quarterly: months from a list's validity back into its window
+
+    def window_start(self, index: int, params: CalendarParams) -> int:
+        return index - (index - self.phase) % self.months(params)
+
+    def period_for(self, day: date, *, params: CalendarParams = DEFAULT_PARAMS) -> Period:
+        return self.build(self, self.window_start(month_index(day), params), params)
+
+    def period_by_code(self, code: str, *, params: CalendarParams = DEFAULT_PARAMS) -> Period:
+        return period_by_code(self.system, code, params=params)
+
+    def due_periods(
+        self, last_rated_code: str | None, today: date, *, params: CalendarParams = DEFAULT_PARAMS
+    ) -> tuple[Period, ...]:
+        return due_periods(self.system, last_rated_code, today, params=params)
+
+
+def _three_months(params: CalendarParams) -> int:
     return 3
 
 
-_BUILDERS = {
-    "iccf": _iccf,
-    "wfcc": _wfcc,
-    "egf": partial(_batch, "egf"),
-    "playchess": partial(_batch, "playchess"),
-}
-# Month index of a window start modulo the window length: ICCF windows start in Mar/Jun/Sep/Dec.
-_QUARTER_PHASE = {"iccf": 2, "wfcc": 0}
+ICCF = Calendar("iccf", _three_months, 2, _iccf, list_lag=2)
+WFCC = Calendar("wfcc", _three_months, 0, _wfcc, list_lag=1)
+EGF = Calendar("egf", lambda p: p.egf_snapshot_months, 0, _batch, list_lag=None)
+PLAYCHESS = Calendar("playchess", lambda p: p.playchess_batch_months, 0, _batch, list_lag=None)
+CALENDARS = (ICCF, WFCC, EGF, PLAYCHESS)
 
 
-def _check_system(system: str) -> None:
-    if system not in SYSTEMS:
-        raise EngineInputError("system", f"unknown rating system {system!r}; one of {SYSTEMS}")
-
-
-def _window_start(system: str, index: int, params: CalendarParams) -> int:
-    n = _months_of(system, params)
-    phase = _QUARTER_PHASE.get(system, 0)
-    return index - (index - phase) % n
+def calendar_of(system: str) -> Calendar:
+    for calendar in CALENDARS:
+        if calendar.system == system:
+            return calendar
+    raise EngineInputError("system", f"unknown rating system {system!r}; one of {SYSTEMS}")
 
 
 # --- public API ---------------------------------------------------------------------------------
@@ -184,9 +197,7 @@ def _window_start(system: str, index: int, params: CalendarParams) -> int:
 
 def period_for(system: str, day: date, *, params: CalendarParams = DEFAULT_PARAMS) -> Period:
     """The period whose game/tournament window contains ``day``."""
-    _check_system(system)
-    start = _window_start(system, month_index(day), params)
-    return _BUILDERS[system](start, params)
+    return calendar_of(system).period_for(day, params=params)
 
 
 _QUARTER_RE = re.compile(r"^(\d{4})Q([1-4])$")
@@ -195,23 +206,22 @@ _MONTH_RE = re.compile(r"^(\d{4})-(0[1-9]|1[0-2])$")
 
 def period_by_code(system: str, code: str, *, params: CalendarParams = DEFAULT_PARAMS) -> Period:
     """The period named ``code``; EngineInputError if it is no period of ``system``."""
-    _check_system(system)
+    calendar = calendar_of(system)
     if not isinstance(code, str):
         raise EngineInputError("code", f"must be a string, got {code!r}")
-    if system in _QUARTER_PHASE:
+    if calendar.list_lag is not None:
         match = _QUARTER_RE.match(code)
         if not match or int(match[1]) < 1:
             raise EngineInputError("code", f"{code!r} is not a quarter code like 2026Q1")
         valid_from = date(int(match[1]), 3 * int(match[2]) - 2, 1)
         # The list's window ended the day before it became valid (ICCF: a month earlier).
-        lag = 2 if system == "iccf" else 1
-        return period_for(system, add_months(valid_from, -lag), params=params)
+        return calendar.period_for(add_months(valid_from, -calendar.list_lag), params=params)
     match = _MONTH_RE.match(code)
     if not match or int(match[1]) < 1:
         raise EngineInputError("code", f"{code!r} is not a month code like 2026-03")
-    period = period_for(system, date(int(match[1]), int(match[2]), 1), params=params)
+    period = calendar.period_for(date(int(match[1]), int(match[2]), 1), params=params)
     if period.code != code:
-        n = _months_of(system, params)
+        n = calendar.months(params)
         raise EngineInputError(
             "code", f"{code!r} does not start a {n}-month {system} window (that is {period.code})"
         )
@@ -237,8 +247,7 @@ def due_periods(
 
     With no rated period yet, only the latest due period (a new federation starts there).
     """
-    _check_system(system)
-    latest = period_for(system, today, params=params)
+    latest = calendar_of(system).period_for(today, params=params)
     while latest.due_on > today:
         latest = previous_period(latest, params=params)
     if last_rated_code is None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from array import array
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 
@@ -23,7 +23,14 @@ from django.db.models import Exists, F, OuterRef, Q, QuerySet, Subquery
 from django.http import Http404
 
 from federation.models import Federation, Player
-from ratings.models import EventRating, ListStatus, RatingEntry, RatingList, RatingPeriod
+from ratings.models import (
+    EventRating,
+    ListStatus,
+    RatingEntry,
+    RatingList,
+    RatingPeriod,
+    RatingRun,
+)
 from tournaments.models import Event, Game, Problem, SolverScore
 
 PUBLIC_LIST_STATUSES = (ListStatus.PUBLISHED, ListStatus.SUPERSEDED)
@@ -562,6 +569,22 @@ class PlayerProfile:
     games: list[Game]
 
 
+def published_run_or_404(federation_code: str, run_id: int) -> RatingRun:
+    """A run whose list was published (superseded ones included: they were public once)."""
+    run = (
+        RatingRun.objects.filter(
+            pk=run_id,
+            federation__code=federation_code,
+            rating_list__status__in=PUBLIC_LIST_STATUSES,
+        )
+        .select_related("federation", "period")
+        .first()
+    )
+    if run is None:
+        raise Http404("no published run with this id")
+    return run
+
+
 def player_or_404(federation_code: str, player_id: str) -> Player:
     player = (
         Player.objects.filter(federation__code=federation_code, federation_player_id=player_id)
@@ -770,3 +793,45 @@ def event_page(event: Event) -> EventPage:
         scores=scores,
         players=[by_id[pid] for pid in sorted(by_id, key=lambda i: by_id[i].full_name)],
     )
+
+
+def full_ratings_at_start(
+    events: Sequence[Event], solvers: Mapping[int, Iterable[int]]
+) -> dict[int, dict[int, int]]:
+    """Per event, its solvers' full ratings (half-ratings count as unrated, RULES §4.1) on the
+    published list valid at its start: what WFCC acceptability asks (tournaments.ports)."""
+    federations = {e.federation_id for e in events}
+    lists = list(
+        RatingList.objects.filter(federation_id__in=federations, status=ListStatus.PUBLISHED)
+        .order_by("-period__valid_from", "-id")
+        .values_list("id", "federation_id", "period__valid_from")
+    )
+    list_of: dict[int, int] = {}
+    for event in events:
+        # the newest list whose validity began on or before the start (RULES §5)
+        valid = next(
+            (
+                lid
+                for lid, fed, valid_from in lists
+                if fed == event.federation_id and valid_from <= event.start
+            ),
+            None,
+        )
+        if valid is not None:
+            list_of[event.pk] = valid
+    players = {p for e in events for p in solvers[e.pk]}
+    wanted = set(list_of.values())
+    ratings: dict[tuple[int, int], int] = {}
+    if wanted and players:
+        entries = RatingEntry.objects.filter(
+            rating_list_id__in=wanted, player_id__in=players, half_rating=False
+        ).values_list("rating_list_id", "player_id", "published_rating")
+        ratings = {(lid, pid): rating for lid, pid, rating in entries}
+    return {
+        e.pk: {
+            p: ratings[(list_of[e.pk], p)]
+            for p in solvers[e.pk]
+            if e.pk in list_of and (list_of[e.pk], p) in ratings
+        }
+        for e in events
+    }

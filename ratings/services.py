@@ -16,12 +16,13 @@ import os
 import time
 from datetime import date, timedelta
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from federation import audit
 from federation.models import Federation
-from ratings import page_cache, periods, persistence
+from ratings import page_cache, periods, persistence, provenance, queue, systems
 from ratings.engines.core.version import engine_version
 from ratings.models import (
     ACTIVE_RUN_STATUSES,
@@ -29,9 +30,9 @@ from ratings.models import (
     RatingList,
     RatingPeriod,
     RatingRun,
+    RunRecord,
     RunStatus,
 )
-from ratings.runners import runner_for
 from ratings.runners.common import Context, Prepared, base_list_for
 from tournaments.models import EventStatus
 
@@ -58,7 +59,7 @@ def engine_params_of(federation: Federation) -> dict:
 
 
 def ensure_period(*, federation: Federation, code: str) -> RatingPeriod:
-    spec = periods.period_by_code(federation.system, code, params=calendar_of(federation))
+    spec = systems.of(federation).calendar.period_by_code(code, params=calendar_of(federation))
     period, _ = RatingPeriod.objects.get_or_create(
         federation=federation,
         code=spec.code,
@@ -79,8 +80,6 @@ def request_run(
 
     ``enqueue=False`` leaves the run queued for the caller to execute in-process (manage.py rate).
     """
-    from ratings import tasks
-
     period = ensure_period(federation=federation, code=period_code)
     try:
         with transaction.atomic():
@@ -94,7 +93,7 @@ def request_run(
                 actor=by, action="request_run", obj=run, message=f"run requested for {period.code}"
             )
             if enqueue:
-                transaction.on_commit(lambda: tasks.execute_run.delay(run.id))
+                queue.execute_run_on_commit(run.id)
     except IntegrityError:
         active = RatingRun.objects.filter(period=period, status__in=ACTIVE_RUN_STATUSES).first()
         if active is None:
@@ -105,28 +104,27 @@ def request_run(
 
 def _compute(run: RatingRun) -> dict:
     federation, period = run.federation, run.period
-    module = runner_for(federation.system)
+    system = systems.of(federation)
     params = engine_params_of(federation)
     ctx = Context(federation, period, base_list_for(federation, period), params)
     stages = {}
     started = time.perf_counter()
-    prepared: Prepared = module.build(ctx)
+    prepared: Prepared = system.runner.build(ctx)
     prepared.extra.setdefault("list_date", period.valid_from)
     stages["read"] = time.perf_counter() - started
     mark = time.perf_counter()
-    if hasattr(module, "compute"):
-        output = module.compute(prepared, params)
-    else:
-        from importlib import import_module
-
-        output = import_module(f"ratings.engines.{federation.system}").run_json(
-            prepared.engine_input
-        )
+    output = system.rate(prepared, params)
     stages["compute"] = time.perf_counter() - mark
     mark = time.perf_counter()
-    outcome = module.interpret(prepared, output)
+    outcome = system.runner.interpret(prepared, output)
     stages["interpret"] = time.perf_counter() - mark
-    return {"ctx": ctx, "prepared": prepared, "outcome": outcome, "stages": stages}
+    return {
+        "ctx": ctx,
+        "prepared": prepared,
+        "output": output,
+        "outcome": outcome,
+        "stages": stages,
+    }
 
 
 def _output_digest(outcome) -> str:
@@ -187,7 +185,9 @@ def execute_run(*, run_id: int) -> RatingRun | None:
 def _write(run: RatingRun, result: dict, started: float) -> None:
     ctx, prepared, outcome = result["ctx"], result["prepared"], result["outcome"]
     mark = time.perf_counter()
-    input_digest = canonical_digest(prepared.engine_input)
+    record, input_digest = _record(run, prepared, result["output"])
+    result["stages"]["store"] = time.perf_counter() - mark
+    mark = time.perf_counter()
     output_digest = _output_digest(outcome)
     result["stages"]["digest"] = time.perf_counter() - mark
     mark = time.perf_counter()
@@ -205,6 +205,7 @@ def _write(run: RatingRun, result: dict, started: float) -> None:
     persistence.write_entries(rating_list, outcome.entries, previous)
     persistence.write_event_ratings(run, outcome.event_ratings)
     persistence.write_norms(run, outcome.norms)
+    record.save(force_insert=True)
     _fault_pause()
     result["stages"]["write"] = time.perf_counter() - mark
     run.params = ctx.params
@@ -218,6 +219,22 @@ def _write(run: RatingRun, result: dict, started: float) -> None:
     run.duration_seconds = time.perf_counter() - started
     run.error = ""
     run.save()
+
+
+def _record(run: RatingRun, prepared: Prepared, output) -> tuple[RunRecord, str]:
+    """The run's engine input and output as it stores them (ratings/provenance.py), and the
+    input's digest."""
+    engine_input = provenance.canonical_bytes(prepared.engine_input)
+    engine_output = provenance.engine_output_bytes(output)
+    record = RunRecord(
+        run=run,
+        engine_input=provenance.compress(engine_input),
+        engine_output=provenance.compress(engine_output),
+        input_labels=provenance.compress(provenance.canonical_bytes(prepared.labels)),
+        input_size=len(engine_input),
+        output_size=len(engine_output),
+    )
+    return record, provenance.digest(engine_input)
 
 
 def _fault_pause(variable: str = "RATING_RUN_FAULT_PAUSE_FILE") -> None:
@@ -356,10 +373,6 @@ def mark_needs_rerun(*, event_id: int, reason: str) -> int:
 
 def reap_stuck_runs(*, older_than: timedelta | None = None) -> int:
     """Re-queue runs still queued long after they were requested (their message was lost)."""
-    from django.conf import settings
-
-    from ratings import tasks
-
     older_than = older_than or timedelta(seconds=settings.RATING_RUN_REAP_AFTER_SECONDS)
     stuck = list(
         RatingRun.objects.filter(
@@ -367,7 +380,7 @@ def reap_stuck_runs(*, older_than: timedelta | None = None) -> int:
         ).values_list("id", flat=True)
     )
     for run_id in stuck:
-        tasks.execute_run.delay(run_id)
+        queue.execute_run(run_id)
     return len(stuck)
 
 
@@ -431,8 +444,8 @@ def schedule_due_runs(*, today: date) -> list[RatingRun]:
     """Open and queue each federation's due periods (oldest first; one per federation)."""
     runs = []
     for federation in Federation.objects.all():
-        due = periods.due_periods(
-            federation.system, last_rated_code(federation), today, params=calendar_of(federation)
+        due = systems.of(federation).calendar.due_periods(
+            last_rated_code(federation), today, params=calendar_of(federation)
         )
         if due:
             runs.append(request_run(federation=federation, period_code=due[0].code))

@@ -66,11 +66,12 @@ class RatingListTable(tables.Table):
         attrs = {"class": "ratings"}
         empty_text = _("No player matches these filters.")
 
-    def __init__(self, data, *, federation_code: str, system: str, **kwargs):
+    def __init__(self, data, *, federation_code: str, system, **kwargs):
+        """``system``: the federation's ``ratings.systems.System`` (which columns it has)."""
         exclude = []
-        if system != "iccf":
+        if not system.shows_rd:
             exclude.append("rd")
-        if system != "egf":
+        if not system.shows_grade:
             exclude.append("grade")
         super().__init__(data, exclude=exclude, **kwargs)
         self.federation_code = federation_code

@@ -12,6 +12,7 @@ federation_patterns = [
     path("players/<str:player>/", views.player, name="player"),
     path("players/<str:player>/explain/<int:run>/", views.explain, name="explain"),
     path("events/<str:code>/", views.event, name="event"),
+    path("runs/<int:run>/<str:part>.json", views.run_file, name="run_file"),
 ]
 
 urlpatterns = [

@@ -16,11 +16,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from ratings import exports, selectors
+from ratings import exports, selectors, systems
 from ratings.charts import ChartPoint, rating_chart
 from ratings.crosstable import crosstable, solving_sheet
 from ratings.filters import ListNavForm, entries_filterset, filter_params, order_key
 from ratings.page_cache import cached_public_page
+from ratings.run_files import files_of, json_download
 from ratings.tables import RatingListTable
 
 logger = logging.getLogger(__name__)
@@ -79,7 +80,7 @@ def rating_list(request, federation: str, period: str):
         size=nav.cleaned_data["size"],
         order_key=order_key(rating_list, filterset, sort),
     )
-    table = RatingListTable(page.rows, federation_code=fed.code, system=fed.system)
+    table = RatingListTable(page.rows, federation_code=fed.code, system=systems.of(fed))
     table.build_header_links(request.path, filters, sort)
     base = {**filters, "sort": sort} if sort != "rank" else dict(filters)
     if nav.cleaned_data["size"] != selectors.PAGE_SIZE:
@@ -121,13 +122,14 @@ def list_export(request, federation: str, period: str, fmt: str):
             content_type="text/plain; charset=utf-8",
         )
     fed = rating_list.federation
+    system = systems.of(fed)
     rows = selectors.export_rows(filterset.qs, nav.cleaned_data["sort"])
     title = f"{fed.name} {rating_list.period.code}"
     filename = f"{fed.code}-{rating_list.period.code}.{fmt}"
     if fmt == "csv":
-        response = StreamingHttpResponse(exports.csv_lines(rows, fed.system))
+        response = StreamingHttpResponse(exports.csv_lines(rows, system))
     elif fmt == "txt":
-        response = StreamingHttpResponse(exports.txt_lines(rows, fed.system, title))
+        response = StreamingHttpResponse(exports.txt_lines(rows, system, title))
     elif fmt == "json":
         meta = {
             "federation": fed.code,
@@ -141,7 +143,7 @@ def list_export(request, federation: str, period: str, fmt: str):
         response = StreamingHttpResponse(exports.json_chunks(rows, meta))
     else:
         response = HttpResponse(
-            exports.xlsx_bytes(rows, fed.system, f"{fed.code} {rating_list.period.code}")
+            exports.xlsx_bytes(rows, system, f"{fed.code} {rating_list.period.code}")
         )
     response["Content-Type"] = exports.FORMATS[fmt]
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
@@ -178,12 +180,12 @@ def list_diff(request, federation: str, period: str):
 def player(request, federation: str, player: str):
     person = selectors.player_or_404(federation, player)
     profile = selectors.player_profile(person)
-    system = person.federation.system
+    system = systems.of(person.federation)
     points = [
         ChartPoint(
             when=h.valid_from,
             value=h.rating,
-            rd=h.rd if system == "iccf" else None,
+            rd=h.rd if system.shows_rd else None,
             label=h.period,
         )
         for h in profile.history
@@ -257,20 +259,29 @@ def explain(request, federation: str, player: str, run: int):
     )
 
 
+@require_GET
+def run_file(request, federation: str, run: int, part: str):
+    """A published run's engine input or output, to check the list with the engine's CLI."""
+    files = files_of(selectors.published_run_or_404(federation, run))
+    if files is None or part not in ("input", "output"):
+        raise Http404("this run has no stored input and output")
+    return json_download(getattr(files, part), files.name(part))
+
+
 @require_http_methods(["GET"])
 def whatif_index(request):
-    from ratings.whatif import CALCULATORS
-
-    return render(request, "ratings/whatif_index.html", {"calculators": CALCULATORS})
+    calculators = [system.whatif for system in systems.ALL]
+    return render(request, "ratings/whatif_index.html", {"calculators": calculators})
 
 
 @require_http_methods(["GET"])
 def whatif(request, system: str):
-    from ratings.whatif import CALCULATORS, calculate
+    from ratings.whatif import calculate
 
-    calculator = CALCULATORS.get(system)
-    if calculator is None:
-        raise Http404("no calculator for this rating system")
+    try:
+        calculator = systems.get(system).whatif
+    except systems.UnknownSystem:
+        raise Http404("no calculator for this rating system") from None
     form = calculator.form_class(request.GET or None)
     outcome = calculate(calculator, form) if request.GET else None
     status = 400 if request.GET and not form.is_valid() else 200

@@ -391,30 +391,28 @@ class Calculator:
     template: str = "ratings/whatif.html"
 
 
-CALCULATORS: dict[str, Calculator] = {
-    "iccf": Calculator(
-        "iccf",
-        _("ICCF correspondence chess (Glicko with win/draw/loss)"),
-        IccfForm,
-        compute_iccf,
-        "ratings/_explain_iccf.html",
-    ),
-    "egf": Calculator("egf", _("EGF go (GoR)"), EgfForm, compute_egf, "ratings/_explain_egf.html"),
-    "playchess": Calculator(
-        "playchess",
-        _("PlayChess (Elo with provisional ratings)"),
-        PlayChessForm,
-        compute_playchess,
-        "ratings/_explain_playchess.html",
-    ),
-    "wfcc": Calculator(
-        "wfcc",
-        _("WFCC solving (linear regression)"),
-        WfccForm,
-        compute_wfcc,
-        "ratings/_explain_wfcc.html",
-    ),
-}
+ICCF = Calculator(
+    "iccf",
+    _("ICCF correspondence chess (Glicko with win/draw/loss)"),
+    IccfForm,
+    compute_iccf,
+    "ratings/_explain_iccf.html",
+)
+EGF = Calculator("egf", _("EGF go (GoR)"), EgfForm, compute_egf, "ratings/_explain_egf.html")
+PLAYCHESS = Calculator(
+    "playchess",
+    _("PlayChess (Elo with provisional ratings)"),
+    PlayChessForm,
+    compute_playchess,
+    "ratings/_explain_playchess.html",
+)
+WFCC = Calculator(
+    "wfcc",
+    _("WFCC solving (linear regression)"),
+    WfccForm,
+    compute_wfcc,
+    "ratings/_explain_wfcc.html",
+)
 
 
 def calculate(calculator: Calculator, form: forms.Form):

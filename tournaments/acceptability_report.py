@@ -20,8 +20,8 @@ from typing import Any
 from ratings.engines.core.errors import EngineInputError
 from tournaments.acceptability import ATTESTATIONS, RuleResult, Status, check_event
 from tournaments.acceptability.types import result as make_result
-from tournaments.models import Event
-from tournaments.selectors import EventFacts, facts_for_events
+from tournaments.models import Event, EventStatus
+from tournaments.selectors import RATEABLE_STATUSES, EventFacts, facts_for_events
 
 SHOWN_IN_SUMMARY = 4
 
@@ -186,3 +186,48 @@ def reports_for(events: Iterable[Event], *, today: date) -> dict[int, EventRepor
 
 def evaluate_event(event: Event, *, today: date) -> EventReport:
     return reports_for([event], today=today)[event.pk]
+
+
+# --- for the rating services --------------------------------------------------------------------
+
+
+def events_for_rating(federation, events_qs, today: date) -> tuple[list[Event], list[dict]]:
+    """Split events into those a rating run may take and those it leaves out, with the reason.
+
+    Rateable: status accepted (or rated, for re-runs) in ``federation``. Acceptance is where the
+    rules are enforced (``services.accept_event``), so an accepted event is not re-judged here;
+    an event left out names its status and, if it was never accepted, what blocks it today.
+    Returns ``(events, excluded)``, ``excluded`` as dicts ``event_id, event_code, status, reason``.
+    """
+    events = list(events_qs.select_related("federation"))
+    rateable = [
+        e for e in events if e.federation_id == federation.pk and e.status in RATEABLE_STATUSES
+    ]
+    others = [e for e in events if e not in rateable]
+    judged = reports_for(
+        [
+            e
+            for e in others
+            if e.federation_id == federation.pk
+            and e.status in (EventStatus.DRAFT, EventStatus.SUBMITTED)
+        ],
+        today=today,
+    )
+    excluded = []
+    for event in others:
+        if event.federation_id != federation.pk:
+            reason = f"belongs to federation {event.federation.code}, not {federation.code}"
+        else:
+            reason = f"status {event.status}: only accepted events are rated"
+            report = judged.get(event.pk)
+            if report is not None and report.blocking_results:
+                reason += "; " + report.summary()
+        excluded.append(
+            {
+                "event_id": event.pk,
+                "event_code": event.code,
+                "status": event.status,
+                "reason": reason,
+            }
+        )
+    return rateable, excluded

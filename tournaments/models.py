@@ -5,6 +5,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
@@ -232,10 +233,32 @@ class Game(models.Model):
         return self.result in PLAYED_RESULTS
 
     def clean(self) -> None:
-        from tournaments.services import check_game_players
-
         if self.event_id:
             check_game_players(self)
+
+
+def check_game_players(game: Game) -> None:
+    """Both players of a game must belong to the event's federation, and be different."""
+    event = game.event
+    errors = {}
+    for side in ("white", "black"):
+        player = getattr(game, side, None) if getattr(game, f"{side}_id") else None
+        if player is not None and player.federation_id != event.federation_id:
+            errors[side] = ValidationError(
+                "%(player)s belongs to federation %(theirs)s, not to %(event)s's federation "
+                "%(ours)s.",
+                params={
+                    "player": player,
+                    "theirs": player.federation.code,
+                    "event": event.code,
+                    "ours": event.federation.code,
+                },
+                code="wrong_federation",
+            )
+    if game.white_id and game.white_id == game.black_id:
+        errors["black"] = ValidationError("A player cannot play himself.", code="self_play")
+    if errors:
+        raise ValidationError(errors)
 
 
 class Team(models.Model):

@@ -16,6 +16,7 @@ from datetime import date, timedelta
 from fractions import Fraction
 
 from ratings.engines.core.errors import EngineInputError
+from tournaments import ports
 from tournaments.acceptability import egf, iccf, playchess, wfcc
 from tournaments.models import (
     AcceptanceOverride,
@@ -315,50 +316,10 @@ def _wfcc_rows(events: list[Event]) -> dict[int, _WfccRows]:
         rows = out[event_id]
         rows.solvers.setdefault(solver, country)
         rows.scores.append(wfcc.ScoreFacts(solver, rnd, number, points))
-    for event_id, ratings in _full_ratings_at_start(events, out).items():
+    solvers = {e.pk: out[e.pk].solvers for e in events}
+    for event_id, ratings in ports.full_ratings_at_start(events, solvers).items():
         out[event_id].full_ratings = ratings
     return out
-
-
-def _full_ratings_at_start(events: list[Event], rows: dict[int, _WfccRows]):
-    """Full ratings (half-ratings count as unrated, RULES §4.1) on the list valid at each start."""
-    from ratings.models import ListStatus, RatingEntry, RatingList
-
-    federations = {e.federation_id for e in events}
-    lists = list(
-        RatingList.objects.filter(federation_id__in=federations, status=ListStatus.PUBLISHED)
-        .order_by("-period__valid_from", "-id")
-        .values_list("id", "federation_id", "period__valid_from")
-    )
-    list_of: dict[int, int] = {}
-    for event in events:
-        # the newest list whose validity began on or before the start (RULES §5)
-        valid = next(
-            (
-                lid
-                for lid, fed, valid_from in lists
-                if fed == event.federation_id and valid_from <= event.start
-            ),
-            None,
-        )
-        if valid is not None:
-            list_of[event.pk] = valid
-    players = {p for e in events for p in rows[e.pk].solvers}
-    wanted = set(list_of.values())
-    ratings: dict[tuple[int, int], int] = {}
-    if wanted and players:
-        entries = RatingEntry.objects.filter(
-            rating_list_id__in=wanted, player_id__in=players, half_rating=False
-        ).values_list("rating_list_id", "player_id", "published_rating")
-        ratings = {(lid, pid): rating for lid, pid, rating in entries}
-    return {
-        e.pk: {
-            p: ratings[(list_of[e.pk], p)]
-            for p in rows[e.pk].solvers
-            if e.pk in list_of and (list_of[e.pk], p) in ratings
-        }
-        for e in events
-    }
 
 
 def wfcc_rounds(event: Event) -> tuple[wfcc.RoundFacts, ...]:
@@ -411,58 +372,10 @@ def _wfcc_facts(event: Event, rows: _WfccRows | None, attestations) -> wfcc.Wfcc
     )
 
 
-# --- for the rating services --------------------------------------------------------------------
-
-
-def events_for_rating(federation, events_qs, today: date) -> tuple[list[Event], list[dict]]:
-    """Split events into those a rating run may take and those it leaves out, with the reason.
-
-    Rateable: status accepted (or rated, for re-runs) in ``federation``. Acceptance is where the
-    rules are enforced (``services.accept_event``), so an accepted event is not re-judged here;
-    an event left out names its status and, if it was never accepted, what blocks it today.
-    Returns ``(events, excluded)``, ``excluded`` as dicts ``event_id, event_code, status, reason``.
-    """
-    from tournaments.acceptability_report import reports_for
-
-    events = list(events_qs.select_related("federation"))
-    rateable = [
-        e for e in events if e.federation_id == federation.pk and e.status in RATEABLE_STATUSES
-    ]
-    others = [e for e in events if e not in rateable]
-    judged = reports_for(
-        [
-            e
-            for e in others
-            if e.federation_id == federation.pk
-            and e.status in (EventStatus.DRAFT, EventStatus.SUBMITTED)
-        ],
-        today=today,
-    )
-    excluded = []
-    for event in others:
-        if event.federation_id != federation.pk:
-            reason = f"belongs to federation {event.federation.code}, not {federation.code}"
-        else:
-            reason = f"status {event.status}: only accepted events are rated"
-            report = judged.get(event.pk)
-            if report is not None and report.blocking_results:
-                reason += "; " + report.summary()
-        excluded.append(
-            {
-                "event_id": event.pk,
-                "event_code": event.code,
-                "status": event.status,
-                "reason": reason,
-            }
-        )
-    return rateable, excluded
-
-
 __all__ = [
     "EventFacts",
     "RATEABLE_STATUSES",
     "event_facts",
-    "events_for_rating",
     "facts_for_events",
     "wfcc_rounds",
 ]

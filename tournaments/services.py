@@ -18,32 +18,15 @@ from federation.permissions import is_rating_officer, visible_federation_ids
 from ratings.engines.wfcc.categories import CATEGORY_KT
 from tournaments.acceptability import ATTESTATIONS, wfcc
 from tournaments.acceptability_report import evaluate_event, is_overridable
-from tournaments.models import AcceptanceOverride, Attestation, Event, EventStatus, Game
+from tournaments.models import (
+    AcceptanceOverride,
+    Attestation,
+    Event,
+    EventStatus,
+    Game,
+    check_game_players,
+)
 from tournaments.selectors import event_facts
-
-
-def check_game_players(game: Game) -> None:
-    """Both players of a game must belong to the event's federation, and be different."""
-    event = game.event
-    errors = {}
-    for side in ("white", "black"):
-        player = getattr(game, side, None) if getattr(game, f"{side}_id") else None
-        if player is not None and player.federation_id != event.federation_id:
-            errors[side] = ValidationError(
-                "%(player)s belongs to federation %(theirs)s, not to %(event)s's federation "
-                "%(ours)s.",
-                params={
-                    "player": player,
-                    "theirs": player.federation.code,
-                    "event": event.code,
-                    "ours": event.federation.code,
-                },
-                code="wrong_federation",
-            )
-    if game.white_id and game.white_id == game.black_id:
-        errors["black"] = ValidationError("A player cannot play himself.", code="self_play")
-    if errors:
-        raise ValidationError(errors)
 
 
 @transaction.atomic

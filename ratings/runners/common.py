@@ -6,8 +6,11 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import NamedTuple
 
+from django.utils import timezone
+
 from federation.models import Federation
 from ratings.models import ListStatus, RatingEntry, RatingList, RatingPeriod
+from tournaments.acceptability_report import events_for_rating
 from tournaments.models import PLAYED_RESULTS, Event, Game
 
 
@@ -61,6 +64,9 @@ class Prepared:
     events: list[Event]
     excluded: list[dict]
     extra: dict = field(default_factory=dict)
+    # The database rows behind the input's list items, by the path of the list
+    # ({"games": ["event E, game 12", ...]}): how "changed since the run" is told in words.
+    labels: dict[str, list[str]] = field(default_factory=dict)
 
 
 @dataclass
@@ -125,11 +131,7 @@ def published_list_valid_on(federation: Federation, day: date) -> RatingList | N
 
 def split_events(federation: Federation, events_in_window) -> tuple[list[Event], list[dict]]:
     """Accepted (or already rated) events are rated; the others are reported as left out, with
-    the rules that block them (tournaments.selectors.events_for_rating)."""
-    from django.utils import timezone
-
-    from tournaments.selectors import events_for_rating
-
+    the rules that block them (tournaments.acceptability_report.events_for_rating)."""
     window = list(events_in_window)
     order = {event.pk: index for index, event in enumerate(window)}
     included, left_out = events_for_rating(
@@ -159,6 +161,11 @@ def played_games(event_ids, **filters):
             "reported_on",
         )
     )
+
+
+def game_label(event_code: str, game_id: int) -> str:
+    """How a game of the engine input is named when the database changed since the run."""
+    return f"event {event_code}, game {game_id}"
 
 
 def score_of(result: str) -> float:

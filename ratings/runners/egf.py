@@ -18,6 +18,7 @@ from ratings.runners.common import (
     Outcome,
     Prepared,
     base_entries,
+    game_label,
     played_games,
     score_of,
     split_events,
@@ -42,7 +43,7 @@ def build(ctx: Context) -> Prepared:
     involved = {pid for games in games_by_event.values() for g in games for pid in g[2:4]}
     grades = dict(Player.objects.filter(id__in=involved).values_list("id", "grade"))
     ungraded = sorted(pid for pid in involved if not grades.get(pid) and pid not in base)
-    tournaments, seen = [], set()
+    tournaments, seen, labels = [], set(), {"tournaments": []}
     for event in events:
         games = games_by_event.get(event.id, [])
         pids = sorted({pid for g in games for pid in g[2:4]})
@@ -83,10 +84,20 @@ def build(ctx: Context) -> Prepared:
                 ],
             }
         )
+        labels["tournaments"].append(f"event {event.code}")
+        labels[f"tournaments[{len(tournaments) - 1}].games"] = [
+            game_label(event.code, g[0]) for g in games
+        ]
         event.rated_games = games
     rated_events = [e for e in events if hasattr(e, "rated_games")]
     engine_input = {"params": ctx.params, "tournaments": tournaments}
-    return Prepared(engine_input, rated_events, excluded, extra={"base": base, "grades": grades})
+    return Prepared(
+        engine_input,
+        rated_events,
+        excluded,
+        extra={"base": base, "grades": grades},
+        labels=labels,
+    )
 
 
 def interpret(prepared: Prepared, output: dict) -> Outcome:

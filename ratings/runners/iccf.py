@@ -18,6 +18,7 @@ from ratings.runners.common import (
     Outcome,
     Prepared,
     base_entries,
+    game_label,
     played_games,
     published_lists,
     score_of,
@@ -103,11 +104,13 @@ def build(ctx: Context) -> Prepared:
             for game_id, side, replaces in sorted(substitutions)
         ],
     }
+    code_of = {event.id: event.code for event in events}
     return Prepared(
         engine_input,
         events,
         excluded,
         extra={"games": games, "base": base, "late": late, "substitutions": substitutions},
+        labels={"games": [game_label(code_of[g[1]], g[0]) for g in games]},
     )
 
 

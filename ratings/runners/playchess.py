@@ -12,6 +12,7 @@ from ratings.runners.common import (
     Outcome,
     Prepared,
     base_entries,
+    game_label,
     played_games,
     score_of,
     split_events,
@@ -59,7 +60,14 @@ def build(ctx: Context) -> Prepared:
             {"white": str(g[2]), "black": str(g[3]), "result": score_of(g[4])} for g in games
         ],
     }
-    return Prepared(engine_input, events, excluded, extra={"games": games, "base": base})
+    code_of = {event.id: event.code for event in events}
+    return Prepared(
+        engine_input,
+        events,
+        excluded,
+        extra={"games": games, "base": base},
+        labels={"games": [game_label(code_of[g[1]], g[0]) for g in games]},
+    )
 
 
 def interpret(prepared: Prepared, output: dict) -> Outcome:

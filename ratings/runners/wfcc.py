@@ -121,7 +121,18 @@ def build(ctx: Context) -> Prepared:
         },
         "tournaments": [engine.tournament_to_json(t) for t in tournaments],
     }
-    return Prepared(engine_input, events, excluded, extra={"base": base, **_title_history(ctx)})
+    labels = {"tournaments": [f"event {t.id}" for t in tournaments]}
+    for index, t in enumerate(tournaments):
+        labels[f"tournaments[{index}].solvers"] = [
+            f"event {t.id}, solver {s.id}" for s in t.solvers
+        ]
+    return Prepared(
+        engine_input,
+        events,
+        excluded,
+        labels=labels,
+        extra={"base": base, **_title_history(ctx)},
+    )
 
 
 def _title_history(ctx: Context) -> dict:

@@ -2,10 +2,17 @@
 
 from django import template
 
+from ratings import systems
 from ratings.engines.core.rounding import half_up_2, half_up_int
 from ratings.tables import signed as _signed
 
 register = template.Library()
+
+
+@register.filter
+def rating_system(federation):
+    """The federation's ``ratings.systems.System``: what its pages show (RD, grade, ...)."""
+    return systems.of(federation)
 
 
 @register.filter

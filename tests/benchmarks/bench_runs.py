@@ -70,6 +70,7 @@ def _copy(table: str, columns: list[str], rows) -> None:
 
 def _players(federation, count: int, rng: random.Random) -> list[int]:
     from federation.models import Player
+    from federation.names import fold
 
     now = "2026-01-01 00:00:00+00"
     _copy(
@@ -85,9 +86,12 @@ def _players(federation, count: int, rng: random.Random) -> list[int]:
             "active",
             "created_at",
             "updated_at",
+            "surname_folded",
+            "given_name_folded",
         ],
         (
             (federation.pk, str(i + 1), f"Player{i}", "B", "DE", "", "", "true", now, now)
+            + (fold(f"Player{i}"), fold("B"))
             for i in range(count)
         ),
     )
@@ -175,11 +179,12 @@ def bench_iccf(rng: random.Random) -> None:
         f"ICCF period end to end (20,000 players, 200,000 games, PostgreSQL): {total:.2f} s "
         f"(target < 20 s)"
     )
-    for name in ("read", "compute", "interpret", "digest", "write"):
+    for name in ("read", "compute", "interpret", "store", "digest", "write"):
         print(f"  {name:10} {stages[name]:7.2f} s  {100 * stages[name] / total:5.1f} %")
     rest = total - sum(stages.values())
     print(f"  {'other':10} {rest:7.2f} s  {100 * rest / total:5.1f} %  (claim, commit, audit)")
     print(f"  entries {run.rating_list.entry_count}, event ratings {run.event_ratings.count()}")
+    _report_stored(run, "iccf_200k")
     ctx = Context(federation, run.period, base_list_for(federation, run.period), {})
     engine_input = runner.build(ctx).engine_input
     best = min(_timed(lambda: iccf.run_json(engine_input)) for _ in range(3))
@@ -187,6 +192,21 @@ def bench_iccf(rng: random.Random) -> None:
         f"  comparison: the engine alone on the same input (run_json, best of 3): {best:.3f} s"
         f" = {100 * best / total:.1f} % of the end-to-end time"
     )
+
+
+def _report_stored(run, name: str) -> None:
+    """What the run stored to be replayable: compressed bytes against the raw canonical JSON."""
+    from ratings.models import RunRecord
+    from tests.benchmarks.report import emit
+
+    record = RunRecord.objects.get(run=run)
+    raw = record.input_size + record.output_size
+    print(
+        f"  stored: input {record.input_size:,} B raw -> {len(record.engine_input):,} B, output "
+        f"{record.output_size:,} B raw -> {len(record.engine_output):,} B, labels "
+        f"{len(record.input_labels):,} B"
+    )
+    emit(f"{name}_run_stored", record.stored_bytes, "bytes", "raw_json", raw)
 
 
 def _timed(fn) -> float:

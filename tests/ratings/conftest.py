@@ -3,6 +3,7 @@ from __future__ import annotations
 from datetime import date
 
 import pytest
+from django.core.management import call_command
 
 from federation.models import Federation, Player
 from tournaments.models import Event, EventKind, EventStatus, Game
@@ -61,3 +62,23 @@ def iccf_world(db):
             )
         )
     return {"federation": federation, "players": players, "event": event, "games": games}
+
+
+@pytest.fixture(scope="module")
+def rated_demo(django_db_setup, django_db_blocker):
+    """The demo data, rated and published as `make run` does (committed for the module)."""
+    with django_db_blocker.unblock():
+        from django.db import connection
+
+        from federation.triggers import UNLOCK_TABLE
+
+        call_command("seed_demo", players=400, seed=3)
+        call_command("rate_demo")
+        yield
+        # Module-scoped data is committed: remove it (published lists need the maintenance
+        # switch).
+        with connection.cursor() as cursor:
+            cursor.execute(f"INSERT INTO {UNLOCK_TABLE} (reason) VALUES ('test teardown')")
+        call_command("flush", interactive=False, verbosity=0)
+        with connection.cursor() as cursor:
+            cursor.execute(f"DELETE FROM {UNLOCK_TABLE}")

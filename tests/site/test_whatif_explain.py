@@ -214,11 +214,17 @@ def test_explain_iccf_recomputes_the_published_rating_and_rd(client, iccf_run):
 
 
 def test_explain_says_when_the_data_changed_after_the_run(client, iccf_run):
+    """The breakdown stays the run's own (from its stored input); the page names the edit."""
     fed, players, run = iccf_run
-    Game.objects.filter(event__code="S1", white=players[0]).update(result="0-1")
-    html = client.get(f"/federations/icc/players/100/explain/{run.pk}/").content.decode()
-    assert "The data changed since this run" in html
-    assert "differs from the published rating" in html
+    url = f"/federations/icc/players/100/explain/{run.pk}/"
+    assert "has changed since the run" not in client.get(url).content.decode()
+    game = Game.objects.get(event__code="S1", white=players[0])
+    game.result = "0-1"
+    game.save()  # marks the rated period for a re-run, so the cached report is not reused
+    html = client.get(url).content.decode()
+    assert "The database has changed since the run" in html
+    assert f"event S1, game {game.pk}: changed since the run (result: 1.0 then, 0.0 now)" in html
+    assert "equal to the published rating" in html
 
 
 def test_explain_is_linked_from_the_profile_and_event(client, iccf_run):

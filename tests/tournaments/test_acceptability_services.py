@@ -10,8 +10,8 @@ from django.core.exceptions import PermissionDenied
 from federation.models import AuditEvent
 from tests.tournaments import acceptability_world as w
 from tournaments import services
+from tournaments.acceptability_report import events_for_rating
 from tournaments.models import AcceptanceOverride, Attestation, Event, EventStatus
-from tournaments.selectors import events_for_rating
 from tournaments.services import TransitionError
 
 pytestmark = pytest.mark.django_db

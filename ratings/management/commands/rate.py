@@ -2,7 +2,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
 from federation.models import Federation
-from ratings import periods, services
+from ratings import services, systems
 from ratings.engines.core.errors import EngineInputError
 from ratings.models import RunStatus
 
@@ -19,8 +19,7 @@ class Command(BaseCommand):
         if fed is None:
             raise CommandError(f"no federation with code {federation!r}")
         if period is None:
-            due = periods.due_periods(
-                fed.system,
+            due = systems.of(fed).calendar.due_periods(
                 services.last_rated_code(fed),
                 timezone.localdate(),
                 params=services.calendar_of(fed),

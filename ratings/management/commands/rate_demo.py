@@ -2,7 +2,7 @@ from django.core.management.base import BaseCommand
 from django.utils import timezone
 
 from federation.models import Federation
-from ratings import periods, services
+from ratings import periods, services, systems
 from ratings.models import ListStatus, RatingList, RunStatus
 from tournaments.models import Event
 
@@ -17,7 +17,7 @@ class Command(BaseCommand):
             if first_event is None:
                 continue
             calendar = services.calendar_of(federation)
-            period = periods.period_for(federation.system, first_event.start, params=calendar)
+            period = systems.of(federation).calendar.period_for(first_event.start, params=calendar)
             published = 0
             while period.due_on <= today:
                 done = RatingList.objects.filter(

@@ -1,0 +1,32 @@
+"""What tournaments asks of the apps above it, provided by them when Django starts.
+
+tournaments sits below ratings (the layers contract in pyproject.toml): it never imports ratings.
+Where an acceptability rule needs a rating (WFCC R2 counts solvers with a full rating on the list
+valid at the start), ratings registers the reader here (``RatingsConfig.ready``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tournaments.models import Event
+
+FullRatings = Callable[["Sequence[Event]", Mapping[int, Iterable[int]]], dict[int, dict[int, int]]]
+_full_ratings: FullRatings | None = None
+
+
+def provide_full_ratings(reader: FullRatings) -> None:
+    global _full_ratings
+    _full_ratings = reader
+
+
+def full_ratings_at_start(
+    events: Sequence[Event], solvers: Mapping[int, Iterable[int]]
+) -> dict[int, dict[int, int]]:
+    """Per event id, {solver id: published full rating on the list valid at the event's start};
+    empty when no ratings app is installed (nothing was ever rated)."""
+    if _full_ratings is None:
+        return {}
+    return _full_ratings(events, solvers)
