@@ -1,7 +1,9 @@
 from django.contrib import admin
+from django.db.models import Q
 
 from federation.admin_base import AuditedAdmin
 from federation.models import AuditEvent, Federation, Official, Player
+from federation.player_search import player_name_q
 
 
 class SuperuserEditsOnly:
@@ -34,6 +36,15 @@ class PlayerAdmin(AuditedAdmin):
     list_select_related = ["federation"]
     list_per_page = 50
     show_full_result_count = False
+
+    def get_search_results(self, request, queryset, search_term):
+        """Search and autocomplete: "Surname, Given", "Given Surname", an id, any accents
+        (federation.player_search), or a club."""
+        if not search_term.strip():
+            return queryset, False
+        club = Q(club__icontains=search_term.strip())
+        return queryset.filter(player_name_q(search_term) | club), False
+
     fieldsets = [
         (
             None,

@@ -12,7 +12,7 @@ from django.forms.models import model_to_dict
 from federation.models import AuditEvent
 from federation.permissions import federation_id_of
 
-__all__ = ["snapshot", "changed_values", "record", "federation_id_of"]
+__all__ = ["snapshot", "changed_values", "build", "record", "federation_id_of"]
 
 
 def snapshot(obj: Model | None) -> dict[str, Any]:
@@ -27,7 +27,7 @@ def changed_values(old: dict, new: dict) -> tuple[dict, dict]:
     return {k: old.get(k) for k in keys}, {k: new.get(k) for k in keys}
 
 
-def record(
+def build(
     *,
     actor,
     action: str,
@@ -37,8 +37,9 @@ def record(
     message: str = "",
     federation_id: int | None = None,
 ) -> AuditEvent:
+    """The audit row, unsaved: ``record`` saves one; importers bulk-insert many."""
     old_values, new_values = changed_values(old or {}, new or {})
-    return AuditEvent.objects.create(
+    return AuditEvent(
         federation_id=federation_id if federation_id is not None else federation_id_of(obj),
         actor=actor if getattr(actor, "is_authenticated", False) else None,
         action=action,
@@ -49,3 +50,10 @@ def record(
         new_values=new_values,
         message=message,
     )
+
+
+def record(**fields) -> AuditEvent:
+    """Write one audit row (``build``'s keyword arguments)."""
+    event = build(**fields)
+    event.save(force_insert=True)
+    return event

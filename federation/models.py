@@ -9,6 +9,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from federation.constraint_errors import ConstraintErrorsOnFields
 from federation.countries import ISO_3166_ALPHA2
 from federation.names import fold
 from ratings.engines.core.grades import GRADE_PATTERN
@@ -21,7 +22,7 @@ class RatingSystem(models.TextChoices):
     WFCC = "wfcc", _("WFCC problem solving")
 
 
-class Federation(models.Model):
+class Federation(ConstraintErrorsOnFields, models.Model):
     code = models.SlugField(_("code"), max_length=20, unique=True)
     name = models.CharField(_("name"), max_length=200)
     system = models.CharField(_("rating system"), max_length=20, choices=RatingSystem.choices)
@@ -39,7 +40,10 @@ class Federation(models.Model):
         ordering = ["code"]
         constraints = [
             models.CheckConstraint(
-                condition=Q(system__in=RatingSystem.values), name="federation_system_known"
+                condition=Q(system__in=RatingSystem.values),
+                name="federation_system_known",
+                violation_error_code="system",
+                violation_error_message=_("Choose one of the rating systems the site knows."),
             ),
         ]
 
@@ -71,7 +75,7 @@ def validate_country(value: str) -> None:
         )
 
 
-class Player(models.Model):
+class Player(ConstraintErrorsOnFields, models.Model):
     federation = models.ForeignKey(Federation, on_delete=models.PROTECT, related_name="players")
     federation_player_id = models.CharField(
         _("federation id"),
@@ -124,23 +128,35 @@ class Player(models.Model):
         ]
         constraints = [
             models.UniqueConstraint(
-                fields=["federation", "federation_player_id"], name="player_unique_federation_id"
+                fields=["federation", "federation_player_id"],
+                name="player_unique_federation_id",
+                violation_error_code="federation_player_id",
+                violation_error_message=_("Another player of this federation already has this id."),
             ),
             models.CheckConstraint(
                 condition=Q(country="") | Q(country__regex=r"^[A-Z]{2}$"),
                 name="player_country_alpha2",
+                violation_error_code="country",
+                violation_error_message=_("Use a two-letter country code in capitals, e.g. DE."),
             ),
             models.CheckConstraint(
-                condition=Q(grade="") | Q(grade__regex=GRADE_PATTERN), name="player_grade_valid"
+                condition=Q(grade="") | Q(grade__regex=GRADE_PATTERN),
+                name="player_grade_valid",
+                violation_error_code="grade",
+                violation_error_message=_("A go grade is 30k to 1k, 1d to 9d or 1p to 9p."),
             ),
             models.CheckConstraint(
                 condition=Q(fide_rating__isnull=True)
                 | Q(fide_rating__gte=1000, fide_rating__lte=3000),
                 name="player_fide_rating_range",
+                violation_error_code="fide_rating",
+                violation_error_message=_("A FIDE rating lies between 1000 and 3000."),
             ),
             models.CheckConstraint(
                 condition=Q(fide_rating__isnull=True) | Q(fide_list_date__isnull=False),
                 name="player_fide_rating_has_list_date",
+                violation_error_code="fide_list_date",
+                violation_error_message=_("Give the date of the FIDE list the rating comes from."),
             ),
         ]
 
@@ -169,7 +185,7 @@ class OfficialRole(models.TextChoices):
     TOURNAMENT_DIRECTOR = "tournament_director", _("Tournament director")
 
 
-class Official(models.Model):
+class Official(ConstraintErrorsOnFields, models.Model):
     """A user's role in one federation; a user may hold roles in several federations."""
 
     user = models.ForeignKey(
@@ -182,10 +198,16 @@ class Official(models.Model):
         ordering = ["federation__code", "user__username"]
         constraints = [
             models.UniqueConstraint(
-                fields=["user", "federation", "role"], name="official_unique_role"
+                fields=["user", "federation", "role"],
+                name="official_unique_role",
+                violation_error_code="role",
+                violation_error_message=_("This user already holds this role in this federation."),
             ),
             models.CheckConstraint(
-                condition=Q(role__in=OfficialRole.values), name="official_role_known"
+                condition=Q(role__in=OfficialRole.values),
+                name="official_role_known",
+                violation_error_code="role",
+                violation_error_message=_("Choose one of the roles."),
             ),
         ]
 

@@ -15,25 +15,37 @@ from django.views.decorators.http import require_POST
 from federation.admin_base import AuditedAdmin
 from federation.models import Federation
 from federation.permissions import is_rating_officer, visible_federations
-from ratings import services, systems
+from ratings import services
+from ratings.corrections import chain_review
 from ratings.diff import list_diff
-from ratings.engines.core.errors import EngineInputError
-from ratings.models import ListStatus, RatingList, RatingPeriod, RatingRun
+from ratings.models import ACTIVE_RUN_STATUSES, ListStatus, RatingList, RatingPeriod, RatingRun
+from ratings.open_periods import open_periods
 from ratings.run_files import files_of, json_download
 
 
 class RunRequestForm(forms.Form):
+    """A choice among the federation's open periods (ratings.open_periods), never a typed code."""
+
     federation = forms.ModelChoiceField(queryset=Federation.objects.none())
-    period = forms.CharField(
-        max_length=20,
-        help_text="e.g. "
-        + " or ".join([f"{s.example_period} ({s.code.upper()})" for s in systems.ALL]),
+    period = forms.ChoiceField(
+        choices=[],
+        help_text="Open periods: due, marked for a re-run, or "
+        "holding accepted events not yet rated.",
     )
 
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)
         self.user = user
-        self.fields["federation"].queryset = visible_federations(user)
+        federations = [f for f in visible_federations(user) if is_rating_officer(user, f.pk)]
+        self.fields["federation"].queryset = Federation.objects.filter(
+            pk__in=[f.pk for f in federations]
+        )
+        if len(federations) == 1:
+            self.fields["federation"].initial = federations[0].pk
+        self.open = {f.pk: open_periods(f) for f in federations}
+        self.fields["period"].choices = [
+            (f.code, [(p.code, p.label) for p in self.open[f.pk]]) for f in federations
+        ]
 
     def clean(self):
         data = super().clean()
@@ -44,15 +56,10 @@ class RunRequestForm(forms.Form):
                     "Only a rating officer of %(f)s can request runs.",
                     params={"f": federation.code},
                 )
-            try:
-                data["period"] = (
-                    systems.of(federation)
-                    .calendar.period_by_code(code.strip(), params=services.calendar_of(federation))
-                    .code
-                )
-            except EngineInputError as error:
+            if code not in {p.code for p in self.open.get(federation.pk, [])}:
                 self.add_error(
-                    "period", f"{code!r} is not a {federation.system.upper()} period: {error.what}"
+                    "period",
+                    f"{code} is not an open period of {federation.code}: choose one of the list.",
                 )
         return data
 
@@ -81,9 +88,15 @@ class RatingPeriodAdmin(AuditedAdmin):
         "needs_rerun",
         "needs_rerun_reason",
     ]
-    actions = ["run_now"]
+    actions = ["run_now", "rerate_from"]
 
     def has_add_permission(self, request, *args):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False  # read-only: the flag and its reason are the services' to write
+
+    def has_delete_permission(self, request, obj=None):
         return False
 
     @admin.action(description="Run the rating for the selected periods")
@@ -94,10 +107,35 @@ class RatingPeriodAdmin(AuditedAdmin):
                     request, f"{period}: only a rating officer can run it.", messages.ERROR
                 )
                 continue
-            run = services.request_run(
+            try:
+                run = services.request_run(
+                    federation=period.federation, period_code=period.code, by=request.user
+                )
+            except services.RunError as error:
+                self.message_user(request, f"{period}: {error}", messages.ERROR)
+                continue
+            self.message_user(request, f"{period}: run {run.pk} is {run.status}.")
+
+    @admin.action(description="Re-rate from the selected period (it and every later list)")
+    def rerate_from(self, request, queryset):
+        periods = list(queryset.select_related("federation").order_by("valid_from"))
+        if len(periods) != 1:
+            self.message_user(request, "Choose the one period to re-rate from.", messages.ERROR)
+            return None
+        period = periods[0]
+        if not is_rating_officer(request.user, period.federation_id):
+            self.message_user(
+                request, f"{period}: only a rating officer can re-rate.", messages.ERROR
+            )
+            return None
+        try:
+            runs = services.rerate_from(
                 federation=period.federation, period_code=period.code, by=request.user
             )
-            self.message_user(request, f"{period}: run {run.pk} is {run.status}.")
+        except services.RunError as error:
+            self.message_user(request, str(error), messages.ERROR)
+            return None
+        return HttpResponseRedirect(reverse("admin:ratings_ratingrun_chain", args=[runs[0].pk]))
 
 
 @admin.register(RatingRun)
@@ -116,9 +154,26 @@ class RatingRunAdmin(AuditedAdmin):
     search_fields = ["period__code"]
     list_select_related = ["federation", "period", "requested_by", "rating_list"]
     readonly_fields = [f.name for f in RatingRun._meta.fields] + ["stored_files"]
+    change_form_template = "admin/ratings/ratingrun/change_form.html"
 
     def has_add_permission(self, request, *args):
         return False
+
+    def has_change_permission(self, request, obj=None):
+        return False  # read-only: only the services write a run (no Save writing stale values)
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        run = self.get_object(request, object_id)
+        draft = getattr(run, "rating_list", None) if run else None
+        if draft is not None and request.GET.get("follow"):
+            # Requested from the run form: once written, the draft opens on its diff.
+            return HttpResponseRedirect(reverse("admin:ratings_ratinglist_change", args=[draft.pk]))
+        extra_context = {
+            **(extra_context or {}),
+            "active": run is not None and run.status in ACTIVE_RUN_STATUSES,
+            "draft": draft,
+        }
+        return super().change_view(request, object_id, form_url, extra_context)
 
     def has_delete_permission(self, request, obj=None):
         return False
@@ -164,6 +219,11 @@ class RatingRunAdmin(AuditedAdmin):
                 name="ratings_ratingrun_request",
             ),
             path(
+                "chain/<int:head_id>/",
+                self.admin_site.admin_view(self.chain_view),
+                name="ratings_ratingrun_chain",
+            ),
+            path(
                 "<path:object_id>/files/<str:part>.json",
                 self.admin_site.admin_view(self.file_view),
                 name="ratings_ratingrun_file",
@@ -171,19 +231,58 @@ class RatingRunAdmin(AuditedAdmin):
             *super().get_urls(),
         ]
 
+    def chain_view(self, request, head_id):
+        """A correction chain: original beside revised ratings per period; publish or discard
+        them together."""
+        head = get_object_or_404(self.get_queryset(request), pk=head_id, chain_head_id=head_id)
+        officer = is_rating_officer(request.user, head.federation_id)
+        if request.method == "POST":
+            if not officer:
+                raise PermissionDenied
+            try:
+                if "publish" in request.POST:
+                    published = services.publish_chain(head_run_id=head.pk, by=request.user)
+                    self.message_user(request, f"Published {len(published)} corrected lists.")
+                else:
+                    count = services.discard_chain(head_run_id=head.pk, by=request.user)
+                    self.message_user(request, f"Discarded {count} correction drafts.")
+            except services.RunError as error:
+                self.message_user(request, str(error), messages.ERROR)
+            return HttpResponseRedirect(request.path)
+        review = chain_review(head.pk)
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"Correction of {head.federation.code} from {review[0].code if review else '?'}",
+            "opts": self.opts,
+            "review": review,
+            "can_publish": officer and review and all(r.draft_status == "draft" for r in review),
+        }
+        return TemplateResponse(request, "admin/ratings/chain.html", context)
+
     def request_view(self, request):
         if not self._is_official(request):
             raise PermissionDenied
         form = RunRequestForm(request.POST or None, user=request.user)
         if request.method == "POST" and form.is_valid():
-            run = services.request_run(
-                federation=form.cleaned_data["federation"],
-                period_code=form.cleaned_data["period"],
-                by=request.user,
-            )
-            run.refresh_from_db()
-            self.message_user(request, f"Run {run.pk} for {run.period} is {run.status}.")
-            return HttpResponseRedirect(reverse("admin:ratings_ratingrun_change", args=[run.pk]))
+            try:
+                run = services.request_run(
+                    federation=form.cleaned_data["federation"],
+                    period_code=form.cleaned_data["period"],
+                    by=request.user,
+                )
+            except services.RunError as error:
+                form.add_error("period", str(error))
+            else:
+                run.refresh_from_db()
+                self.message_user(request, f"Run {run.pk} for {run.period} is {run.status}.")
+                draft = getattr(run, "rating_list", None)
+                if draft is not None:  # finished already: open the draft on its diff
+                    return HttpResponseRedirect(
+                        reverse("admin:ratings_ratinglist_change", args=[draft.pk])
+                    )
+                return HttpResponseRedirect(
+                    reverse("admin:ratings_ratingrun_change", args=[run.pk]) + "?follow=1"
+                )
         context = {
             **self.admin_site.each_context(request),
             "form": form,

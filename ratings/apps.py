@@ -6,7 +6,9 @@ class RatingsConfig(AppConfig):
     verbose_name = "Ratings"
 
     def ready(self) -> None:
-        from ratings import selectors, signals, tasks  # noqa: F401  (receivers, tasks)
+        from ratings import input_watch, selectors, tasks  # noqa: F401  (tasks)
         from tournaments import ports
 
         ports.provide_full_ratings(selectors.full_ratings_at_start)
+        input_watch.connect()  # every edit of rating input marks the periods that read it
+        ports.provide_published_period(selectors.published_period_holding)

@@ -95,7 +95,7 @@ def egf(report: ExplainReport, player: Player, data: dict) -> None:
 def wfcc(report: ExplainReport, player: Player, data: dict) -> None:
     from ratings.engines import wfcc as engine
 
-    # the run's input as the engine reads it: the half-ratings are carried inside the engine
+    # the run's input as the engine reads it: half-ratings carried inside the engine
     tournaments, half_ratings, params = engine.quarter_from_json(data)
     sections = [
         (

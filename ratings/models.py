@@ -5,8 +5,10 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from federation.constraint_errors import ConstraintErrorsOnFields
 from federation.models import Federation, Player
 from tournaments.models import Event
 
@@ -15,7 +17,7 @@ class ImmutableListError(Exception):
     """A published rating list (or one of its entries) was about to change."""
 
 
-class RatingPeriod(models.Model):
+class RatingPeriod(ConstraintErrorsOnFields, models.Model):
     """One period of a federation's calendar: a game window and the list it produces."""
 
     federation = models.ForeignKey(Federation, on_delete=models.PROTECT, related_name="periods")
@@ -34,14 +36,40 @@ class RatingPeriod(models.Model):
     class Meta:
         ordering = ["federation", "starts_on"]
         constraints = [
-            models.UniqueConstraint(fields=["federation", "code"], name="period_unique_code"),
+            models.UniqueConstraint(
+                fields=["federation", "code"],
+                name="period_unique_code",
+                violation_error_code="code",
+                violation_error_message=_("This federation already has a period with this code."),
+            ),
             models.CheckConstraint(
-                condition=Q(ends_on__gte=models.F("starts_on")), name="period_window_order"
+                condition=Q(ends_on__gte=models.F("starts_on")),
+                name="period_window_order",
+                violation_error_code="ends_on",
+                violation_error_message=_("The window cannot end before it starts."),
             ),
         ]
 
     def __str__(self) -> str:
         return f"{self.federation.code} {self.code}"
+
+
+class InputEdit(models.Model):
+    """An edit of what a rated or drafted period's run read (ratings.input_watch): which object,
+    which fields, old and new values. Publication names these when it refuses a stale draft."""
+
+    period = models.ForeignKey(RatingPeriod, on_delete=models.CASCADE, related_name="input_edits")
+    at = models.DateTimeField(_("at"), default=timezone.now, db_index=True)
+    subject = models.CharField(_("object"), max_length=200)
+    fields = models.JSONField(_("fields"), default=list, blank=True)
+    description = models.TextField(_("what changed"))
+
+    class Meta:
+        ordering = ["period", "-at", "-id"]
+        verbose_name = _("edit of rating input")
+
+    def __str__(self) -> str:
+        return self.description
 
 
 class RunStatus(models.TextChoices):
@@ -54,7 +82,7 @@ class RunStatus(models.TextChoices):
 ACTIVE_RUN_STATUSES = (RunStatus.QUEUED, RunStatus.RUNNING)
 
 
-class RatingRun(models.Model):
+class RatingRun(ConstraintErrorsOnFields, models.Model):
     federation = models.ForeignKey(Federation, on_delete=models.PROTECT, related_name="runs")
     period = models.ForeignKey(RatingPeriod, on_delete=models.PROTECT, related_name="runs")
     status = models.CharField(max_length=10, choices=RunStatus.choices, default=RunStatus.QUEUED)
@@ -77,6 +105,17 @@ class RatingRun(models.Model):
     )
     report = models.JSONField(default=dict, blank=True)
     error = models.TextField(blank=True)
+    chain_head = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="chain_runs",
+        help_text=_(
+            "A correction chain's first run (services.rerate_from): reviewed and published "
+            "together with it."
+        ),
+    )
 
     class Meta:
         ordering = ["-requested_at", "-id"]
@@ -85,9 +124,16 @@ class RatingRun(models.Model):
                 fields=["federation", "period"],
                 condition=Q(status__in=ACTIVE_RUN_STATUSES),
                 name="run_one_active_per_period",
+                violation_error_code="period",
+                violation_error_message=_(
+                    "A run of this period is already queued or running: wait for it to finish."
+                ),
             ),
             models.CheckConstraint(
-                condition=Q(status__in=RunStatus.values), name="run_status_known"
+                condition=Q(status__in=RunStatus.values),
+                name="run_status_known",
+                violation_error_code="status",
+                violation_error_message=_("Choose one of the run statuses."),
             ),
         ]
 
@@ -130,7 +176,7 @@ class ListStatus(models.TextChoices):
     DISCARDED = "discarded", _("Discarded")
 
 
-class RatingList(models.Model):
+class RatingList(ConstraintErrorsOnFields, models.Model):
     federation = models.ForeignKey(Federation, on_delete=models.PROTECT, related_name="lists")
     period = models.ForeignKey(RatingPeriod, on_delete=models.PROTECT, related_name="lists")
     run = models.OneToOneField(RatingRun, on_delete=models.PROTECT, related_name="rating_list")
@@ -161,9 +207,16 @@ class RatingList(models.Model):
                 fields=["federation", "period"],
                 condition=Q(status="published"),
                 name="list_one_published_per_period",
+                violation_error_code="period",
+                violation_error_message=_(
+                    "This period already has a published list: a correction supersedes it when it is published."
+                ),
             ),
             models.CheckConstraint(
-                condition=Q(status__in=ListStatus.values), name="list_status_known"
+                condition=Q(status__in=ListStatus.values),
+                name="list_status_known",
+                violation_error_code="status",
+                violation_error_message=_("Choose one of the list statuses."),
             ),
         ]
 
@@ -194,7 +247,7 @@ class RatingList(models.Model):
         return super().delete(*args, **kwargs)
 
 
-class RatingEntry(models.Model):
+class RatingEntry(ConstraintErrorsOnFields, models.Model):
     rating_list = models.ForeignKey(RatingList, on_delete=models.CASCADE, related_name="entries")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="rating_entries")
     rating = models.FloatField()
@@ -220,7 +273,12 @@ class RatingEntry(models.Model):
             models.Index(fields=["player", "rating_list"]),
         ]
         constraints = [
-            models.UniqueConstraint(fields=["rating_list", "player"], name="entry_one_per_player"),
+            models.UniqueConstraint(
+                fields=["rating_list", "player"],
+                name="entry_one_per_player",
+                violation_error_code="player",
+                violation_error_message=_("This player is already on the list."),
+            ),
         ]
 
     def __str__(self) -> str:
@@ -237,7 +295,7 @@ class RatingEntry(models.Model):
         return super().delete(*args, **kwargs)
 
 
-class EventRating(models.Model):
+class EventRating(ConstraintErrorsOnFields, models.Model):
     """A player's rating before and after one event of a run: the history players browse."""
 
     run = models.ForeignKey(RatingRun, on_delete=models.CASCADE, related_name="event_ratings")
@@ -256,7 +314,10 @@ class EventRating(models.Model):
         indexes = [models.Index(fields=["player", "run"])]
         constraints = [
             models.UniqueConstraint(
-                fields=["run", "event", "player"], name="eventrating_one_per_run_event_player"
+                fields=["run", "event", "player"],
+                name="eventrating_one_per_run_event_player",
+                violation_error_code="player",
+                violation_error_message=_("This run already rated this player at this event."),
             ),
         ]
 
@@ -264,7 +325,7 @@ class EventRating(models.Model):
         return f"{self.player} at {self.event}: {self.before} → {self.after}"
 
 
-class SolvingNorm(models.Model):
+class SolvingNorm(ConstraintErrorsOnFields, models.Model):
     """A WFCC norm a solver earned at an event (stored by the run that rated it)."""
 
     run = models.ForeignKey(RatingRun, on_delete=models.CASCADE, related_name="norms")
@@ -275,7 +336,14 @@ class SolvingNorm(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["run", "event", "player", "title"], name="norm_unique"),
+            models.UniqueConstraint(
+                fields=["run", "event", "player", "title"],
+                name="norm_unique",
+                violation_error_code="title",
+                violation_error_message=_(
+                    "This run already recorded this norm for this player at this event."
+                ),
+            ),
         ]
 
     def __str__(self) -> str:

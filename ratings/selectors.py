@@ -835,3 +835,18 @@ def full_ratings_at_start(
         }
         for e in events
     }
+
+
+def published_period_holding(federation_id: int, day: date) -> tuple[str, list[str]] | None:
+    """(the period whose window holds ``day``, every later period) when that period's list is
+    published: an event ending that day then needs a re-rate from it (tournaments.ports)."""
+    published = RatingList.objects.filter(federation_id=federation_id, status=ListStatus.PUBLISHED)
+    holding = (
+        published.filter(period__starts_on__lte=day, period__ends_on__gte=day)
+        .values_list("period__code", flat=True)
+        .first()
+    )
+    if holding is None:
+        return None
+    later = published.filter(period__starts_on__gt=day).order_by("period__starts_on")
+    return holding, list(dict.fromkeys(later.values_list("period__code", flat=True)))

@@ -22,10 +22,12 @@ from django.utils import timezone
 
 from federation import audit
 from federation.models import Federation
-from ratings import page_cache, periods, persistence, provenance, queue, systems
+from ratings import input_watch, page_cache, periods, persistence, provenance, queue, systems
+from ratings.engines.core.errors import EngineInputError
 from ratings.engines.core.version import engine_version
 from ratings.models import (
     ACTIVE_RUN_STATUSES,
+    InputEdit,
     ListStatus,
     RatingList,
     RatingPeriod,
@@ -33,7 +35,7 @@ from ratings.models import (
     RunRecord,
     RunStatus,
 )
-from ratings.runners.common import Context, Prepared, base_list_for
+from ratings.runners.common import Context, Prepared, base_list_for, chain_drafts
 from tournaments.models import EventStatus
 
 logger = logging.getLogger(__name__)
@@ -73,13 +75,64 @@ def ensure_period(*, federation: Federation, code: str) -> RatingPeriod:
     return period
 
 
+def calendar_bounds(federation: Federation, today: date | None = None):
+    """(first, last) period a run may be requested for: from the federation's first published
+    list (or anywhere, before it has one) to the next list due (the one after its newest
+    published list, or the latest whose due date has passed, whichever is later)."""
+    params = calendar_of(federation)
+    today = today or timezone.localdate()
+    published = RatingPeriod.objects.filter(
+        federation=federation, lists__status=ListStatus.PUBLISHED
+    ).order_by("valid_from")
+    first = published.first()
+    last = periods.due_periods(federation.system, None, today, params=params)[0]
+    newest = published.last()
+    if newest is not None:
+        following = periods.next_period(
+            periods.period_by_code(federation.system, newest.code, params=params), params=params
+        )
+        if following.starts_on > last.starts_on:
+            last = following
+    return first, last
+
+
+def check_in_calendar(federation: Federation, code: str, today: date | None = None):
+    """The period of ``code`` if a run may be requested for it; RunError naming why not."""
+    try:
+        spec = periods.period_by_code(federation.system, code, params=calendar_of(federation))
+    except EngineInputError as error:
+        raise RunError(
+            f"{code!r} is not a period of {federation.code} ({federation.get_system_display()}):"
+            f" {error.what}"
+        ) from error
+    first, last = calendar_bounds(federation, today)
+    if first is not None and spec.valid_from < first.valid_from:
+        raise RunError(
+            f"{spec.code} is before the first list of {federation.code} ({first.code}, valid "
+            f"from {first.valid_from}): its ratings start there"
+        )
+    if spec.starts_on > last.starts_on:
+        raise RunError(
+            f"{spec.code} is not open yet for {federation.code}: the next list due is "
+            f"{last.code} (its games end on {last.ends_on})"
+        )
+    return spec
+
+
 def request_run(
-    *, federation: Federation, period_code: str, by=None, enqueue: bool = True
+    *,
+    federation: Federation,
+    period_code: str,
+    by=None,
+    enqueue: bool = True,
+    today: date | None = None,
 ) -> RatingRun:
-    """Queue a run for a period; returns the already active run if there is one.
+    """Queue a run for a period of the federation's calendar; returns the already active run if
+    there is one. A period outside the calendar (calendar_bounds) is refused with RunError.
 
     ``enqueue=False`` leaves the run queued for the caller to execute in-process (manage.py rate).
     """
+    check_in_calendar(federation, period_code, today)
     period = ensure_period(federation=federation, code=period_code)
     try:
         with transaction.atomic():
@@ -102,18 +155,25 @@ def request_run(
     return run
 
 
+def prepare_input(federation: Federation, period: RatingPeriod) -> tuple[Context, Prepared]:
+    """Read the database into the engine input of a period, as a run of it would now."""
+    ctx = Context(
+        federation, period, base_list_for(federation, period), engine_params_of(federation)
+    )
+    prepared: Prepared = systems.of(federation).runner.build(ctx)
+    prepared.extra.setdefault("list_date", period.valid_from)
+    return ctx, prepared
+
+
 def _compute(run: RatingRun) -> dict:
-    federation, period = run.federation, run.period
+    federation = run.federation
     system = systems.of(federation)
-    params = engine_params_of(federation)
-    ctx = Context(federation, period, base_list_for(federation, period), params)
     stages = {}
     started = time.perf_counter()
-    prepared: Prepared = system.runner.build(ctx)
-    prepared.extra.setdefault("list_date", period.valid_from)
+    ctx, prepared = prepare_input(federation, run.period)
     stages["read"] = time.perf_counter() - started
     mark = time.perf_counter()
-    output = system.rate(prepared, params)
+    output = system.engine.run_json(prepared.engine_input)  # the CLI's contract: replayable
     stages["compute"] = time.perf_counter() - mark
     mark = time.perf_counter()
     outcome = system.runner.interpret(prepared, output)
@@ -218,7 +278,26 @@ def _write(run: RatingRun, result: dict, started: float) -> None:
     run.finished_at = timezone.now()
     run.duration_seconds = time.perf_counter() - started
     run.error = ""
-    run.save()
+    run.save(update_fields=_RUN_RESULT_FIELDS)
+
+
+# What a run writes when it finishes: nothing else of its row (a stale copy must not win).
+_RUN_RESULT_FIELDS = [
+    "status",
+    "started_at",
+    "attempts",
+    "engine",
+    "engine_version",
+    "params",
+    "input_digest",
+    "output_digest",
+    "excluded_events",
+    "report",
+    "stage_seconds",
+    "finished_at",
+    "duration_seconds",
+    "error",
+]
 
 
 def _record(run: RatingRun, prepared: Prepared, output) -> tuple[RunRecord, str]:
@@ -280,16 +359,9 @@ def publish_list(*, list_id: int, by=None) -> RatingList:
         )
     if rating_list.run.status != RunStatus.SUCCEEDED:
         raise RunError(f"the run of list {list_id} has not succeeded")
-    newer = RatingList.objects.filter(
-        federation=rating_list.federation,
-        status=ListStatus.PUBLISHED,
-        period__valid_from__gt=rating_list.period.valid_from,
-    ).exists()
-    if newer:
-        raise RunError(
-            "a list of a later period is already published; re-run that period "
-            "after publishing this correction"
-        )
+    stale = stale_reason(rating_list)
+    if stale:
+        raise RunError(stale)
     superseded = None
     current = (
         RatingList.objects.select_for_update()
@@ -298,35 +370,20 @@ def publish_list(*, list_id: int, by=None) -> RatingList:
     )
     if current is not None:
         current.status = ListStatus.SUPERSEDED
-        current.save()
+        current.save(update_fields=["status"])
         superseded = current
     rating_list.status = ListStatus.PUBLISHED
     rating_list.published_at = timezone.now()
     rating_list.published_by = by if by is not None and by.is_authenticated else None
     rating_list.supersedes = superseded
-    rating_list.save()
-    from tournaments.models import Event, Game
+    rating_list.save(update_fields=["status", "published_at", "published_by", "supersedes"])
+    from tournaments.models import Event
 
-    # A result saved after the run started is not in this list (the run read the old one): keep
-    # the period marked for a re-run instead of clearing the mark.
-    changed = (
-        Game.objects.filter(
-            event__federation=rating_list.federation,
-            event__code__in=rating_list.run.report.get("events", []),
-            updated_at__gt=rating_list.run.started_at,
-        )
-        .select_related("event")
-        .first()
-        if rating_list.run.started_at
-        else None
-    )
+    # The list is exactly what the database gives now (stale_reason): nothing left to re-run.
     RatingPeriod.objects.filter(pk=rating_list.period_id).update(
-        needs_rerun=changed is not None,
-        needs_rerun_reason=f"a result of {changed.event.code} changed while "
-        f"{rating_list.period.code} was being rated"
-        if changed
-        else "",
+        needs_rerun=False, needs_rerun_reason=""
     )
+    input_watch.notice_published(rating_list)
 
     Event.objects.filter(
         code__in=rating_list.run.report.get("events", []),
@@ -355,20 +412,133 @@ def discard_list(*, list_id: int, by=None) -> None:
                 f"rating list {list_id} is {rating_list.status}; only drafts can be discarded"
             )
         rating_list.status = ListStatus.DISCARDED
-        rating_list.save()
+        rating_list.save(update_fields=["status"])
         audit.record(actor=by, action="discard", obj=rating_list)
 
 
-def mark_needs_rerun(*, event_id: int, reason: str) -> int:
-    """A result of an already rated event changed: flag every period whose runs rated it."""
-    period_ids = set(
+def stale_reason(rating_list: RatingList) -> str | None:
+    """Why a draft no longer matches the database (its run's input digest against the digest of
+    the input the runner builds now), naming the recorded edits since the run; None if it does."""
+    run = rating_list.run
+    if run.engine == "import":
+        return None  # carried over from elsewhere: there is no engine input to rebuild
+    if run.engine != rating_list.federation.system:
+        return (
+            f"List {rating_list.pk} of {rating_list.period.code} was not published: it was "
+            f"rated with {run.engine}, and the federation's rating system is now "
+            f"{rating_list.federation.system}. Re-run {rating_list.period.code}."
+        )
+    _ctx, prepared = prepare_input(rating_list.federation, rating_list.period)
+    if provenance.digest(provenance.canonical_bytes(prepared.engine_input)) == run.input_digest:
+        return None
+    edits = list(
+        InputEdit.objects.filter(
+            period=rating_list.period_id, at__gte=run.started_at or run.requested_at
+        )
+        .order_by("at", "id")
+        .values_list("description", flat=True)
+    )
+    if edits:
+        shown = "; ".join(edits[:5]) + (f"; and {len(edits) - 5} more" if len(edits) > 5 else "")
+        why = f"since run {run.pk} read it: {shown}"
+    else:
+        why = f"no recorded edit explains it (a write that bypassed the site since run {run.pk})"
+    return (
+        f"List {rating_list.pk} of {rating_list.period.code} was not published: its input no "
+        f"longer matches the database ({why}). Re-run {rating_list.period.code}."
+    )
+
+
+def rerate_from(
+    *, federation: Federation, period_code: str, by=None, today: date | None = None
+) -> list[RatingRun]:
+    """Re-rate a period and every later period with a published list, in order: a chain of
+    correction drafts, each rated from the chain's draft of the period before (as if it were
+    published). They are reviewed (chain_review) and published together (publish_chain)."""
+    start = check_in_calendar(federation, period_code, today)
+    later = list(
+        RatingPeriod.objects.filter(
+            federation=federation,
+            valid_from__gt=start.valid_from,
+            lists__status=ListStatus.PUBLISHED,
+        )
+        .order_by("valid_from")
+        .distinct()
+        .values_list("code", flat=True)
+    )
+    codes = [start.code, *later]
+    busy = (
         RatingList.objects.filter(
-            status=ListStatus.PUBLISHED, run__event_ratings__event_id=event_id
-        ).values_list("period_id", flat=True)
+            federation=federation, period__code__in=codes, status=ListStatus.DRAFT
+        )
+        .select_related("period")
+        .first()
     )
-    return RatingPeriod.objects.filter(id__in=period_ids).update(
-        needs_rerun=True, needs_rerun_reason=reason[:500]
+    if busy is not None:
+        raise RunError(
+            f"{busy.period.code} of {federation.code} has draft list {busy.pk} awaiting "
+            "publication: publish or discard it before re-rating from "
+            f"{start.code}"
+        )
+    runs: list[RatingRun] = []
+    drafts: dict[int, int] = {}
+    for code in codes:
+        run = request_run(
+            federation=federation, period_code=code, by=by, enqueue=False, today=today
+        )
+        run.chain_head_id = runs[0].pk if runs else run.pk
+        run.save(update_fields=["chain_head"])
+        with chain_drafts(drafts):
+            execute_run(run_id=run.pk)
+        run.refresh_from_db()
+        if run.status != RunStatus.SUCCEEDED:
+            discard_chain(head_run_id=run.chain_head_id, by=by)
+            raise RunError(
+                f"the correction of {code} of {federation.code} failed ({run.error}); "
+                f"the chain from {start.code} is discarded"
+            )
+        drafts[run.period_id] = run.rating_list.pk
+        runs.append(run)
+    audit.record(
+        actor=by,
+        action="rerate",
+        obj=runs[0],
+        message=f"correction chain {', '.join(codes)}",
     )
+    return runs
+
+
+def _chain_lists(head_run_id: int):
+    return (
+        RatingList.objects.filter(run__chain_head_id=head_run_id)
+        .select_related("period", "federation")
+        .order_by("period__valid_from")
+    )
+
+
+@transaction.atomic
+def publish_chain(*, head_run_id: int, by=None) -> list[RatingList]:
+    """Publish a correction chain's drafts in one transaction, oldest first; each supersedes its
+    period's published list. Nothing is published if one of them is refused."""
+    lists = list(_chain_lists(head_run_id))
+    if not lists:
+        raise RunError(f"run {head_run_id} heads no correction chain")
+    for rating_list in lists:
+        if rating_list.status != ListStatus.DRAFT:
+            raise RunError(
+                f"list {rating_list.pk} of {rating_list.period.code} in the chain of run "
+                f"{head_run_id} is {rating_list.status}; only a chain of drafts is published"
+            )
+    return [publish_list(list_id=rating_list.pk, by=by) for rating_list in lists]
+
+
+def discard_chain(*, head_run_id: int, by=None) -> int:
+    drafts = _chain_lists(head_run_id).filter(status=ListStatus.DRAFT)
+    count = 0
+    for rating_list in drafts:
+        discard_list(list_id=rating_list.pk, by=by)
+        count += 1
+    return count
 
 
 def reap_stuck_runs(*, older_than: timedelta | None = None) -> int:
@@ -435,8 +605,8 @@ def import_list(
     rating_list.output_digest = run.output_digest = canonical_digest(
         sorted((r.player_id, repr(r.rating), repr(r.rd)) for r in rows)
     )
-    rating_list.save()
-    run.save()
+    rating_list.save(update_fields=["output_digest"])
+    run.save(update_fields=["output_digest"])
     return publish_list(list_id=rating_list.id, by=by)
 
 
@@ -448,5 +618,5 @@ def schedule_due_runs(*, today: date) -> list[RatingRun]:
             last_rated_code(federation), today, params=calendar_of(federation)
         )
         if due:
-            runs.append(request_run(federation=federation, period_code=due[0].code))
+            runs.append(request_run(federation=federation, period_code=due[0].code, today=today))
     return runs

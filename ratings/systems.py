@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any
 
 from federation.models import RatingSystem
 from ratings import explainers, periods, whatif
@@ -26,28 +25,16 @@ from ratings.runners import egf as egf_runner
 from ratings.runners import iccf as iccf_runner
 from ratings.runners import playchess as playchess_runner
 from ratings.runners import wfcc as wfcc_runner
-from ratings.runners.common import Prepared
 
 
 class UnknownSystem(LookupError):
     """A federation names a rating system the site does not have."""
 
 
-def _engine_contract(engine: ModuleType) -> Callable[[Prepared, dict], dict]:
-    """Rate a run through the engine's JSON contract: the output is what its CLI prints."""
-
-    def rate(prepared: Prepared, params: dict) -> dict:
-        return engine.run_json(prepared.engine_input)
-
-    return rate
-
-
 @dataclass(frozen=True)
 class System:
     code: str  # the name stored on a federation (federation.models.RatingSystem)
-    engine: (
-        ModuleType  # pure: run_json(input) -> output, the ``python -m ratings.engines`` contract
-    )
+    engine: ModuleType  # pure; run_json(input) -> output is ``python -m ratings.engines``
     runner: ModuleType  # build(ctx) -> Prepared (database -> input), interpret(prepared, output)
     calendar: periods.Calendar  # pure: the system's periods (ratings/periods.py)
     example_period: str  # what an official types to name a period
@@ -57,7 +44,6 @@ class System:
     shows_rd: bool  # lists, exports and the history chart carry an RD
     shows_grade: bool  # lists and exports carry the player's grade
     has_half_ratings: bool  # a newcomer's first rated events give half-ratings (WFCC)
-    rate: Callable[[Prepared, dict], Any]  # a run's engine call
 
     @property
     def title(self) -> str:
@@ -80,7 +66,6 @@ ICCF = System(
     shows_rd=True,
     shows_grade=False,
     has_half_ratings=False,
-    rate=_engine_contract(iccf_engine),
 )
 EGF = System(
     code=RatingSystem.EGF.value,
@@ -94,7 +79,6 @@ EGF = System(
     shows_rd=False,
     shows_grade=True,
     has_half_ratings=False,
-    rate=_engine_contract(egf_engine),
 )
 PLAYCHESS = System(
     code=RatingSystem.PLAYCHESS.value,
@@ -108,7 +92,6 @@ PLAYCHESS = System(
     shows_rd=False,
     shows_grade=False,
     has_half_ratings=False,
-    rate=_engine_contract(playchess_engine),
 )
 WFCC = System(
     code=RatingSystem.WFCC.value,
@@ -122,7 +105,6 @@ WFCC = System(
     shows_rd=False,
     shows_grade=False,
     has_half_ratings=True,
-    rate=_engine_contract(wfcc_engine),  # the contract rates a whole quarter
 )
 
 ALL: tuple[System, ...] = (ICCF, EGF, PLAYCHESS, WFCC)

@@ -1,8 +1,12 @@
 from django.contrib import admin
+from django.db.models import Q
 
 from federation.admin_base import AuditedAdmin, ScopedTabularInline
+from federation.permissions import visible_federations
+from federation.player_search import player_name_q
 from tournaments.admin_acceptability import AcceptabilityFilter, EventAcceptabilityMixin
 from tournaments.admin_egf_import import EgfImportMixin
+from tournaments.admin_results_entry import ResultsEntryMixin
 from tournaments.models import (
     Event,
     EventKind,
@@ -13,6 +17,7 @@ from tournaments.models import (
     Team,
     TeamMember,
 )
+from tournaments.system_fields import hidden_fields
 
 
 class GameInline(ScopedTabularInline):
@@ -45,7 +50,7 @@ class ProblemInline(ScopedTabularInline):
 
 
 @admin.register(Event)
-class EventAdmin(EgfImportMixin, EventAcceptabilityMixin, AuditedAdmin):
+class EventAdmin(ResultsEntryMixin, EgfImportMixin, EventAcceptabilityMixin, AuditedAdmin):
     list_display = [
         "code",
         "name",
@@ -111,6 +116,29 @@ class EventAdmin(EgfImportMixin, EventAcceptabilityMixin, AuditedAdmin):
         ),
     ]
 
+    def _systems(self, request, obj) -> set[str]:
+        """The rating systems whose fields this form shows: the event's, or the official's."""
+        if obj is not None:
+            return {obj.federation.system}
+        systems = set(visible_federations(request.user).values_list("system", flat=True))
+        return systems if len(systems) == 1 else set()
+
+    def get_fieldsets(self, request, obj=None):
+        hidden = hidden_fields(self._systems(request, obj))
+        fieldsets = []
+        for name, options in super().get_fieldsets(request, obj):
+            fields = [f for f in options["fields"] if f not in hidden]
+            if fields:
+                fieldsets.append((name, {**options, "fields": fields}))
+        return fieldsets
+
+    def get_changeform_initial_data(self, request):
+        initial = super().get_changeform_initial_data(request)
+        federations = list(visible_federations(request.user)[:2])
+        if len(federations) == 1:  # an official of one federation: that one
+            initial.setdefault("federation", federations[0].pk)
+        return initial
+
     def get_inlines(self, request, obj):
         if obj is None:
             return []
@@ -138,6 +166,15 @@ class GameAdmin(AuditedAdmin):
         "black__federation_player_id",
     ]
     autocomplete_fields = ["event", "white", "black"]
+
+    def get_search_results(self, request, queryset, search_term):
+        """An event code, or either player as the player search reads names."""
+        text = search_term.strip()
+        if not text:
+            return queryset, False
+        players = player_name_q(text, "white__") | player_name_q(text, "black__")
+        return queryset.filter(players | Q(event__code__iexact=text)).distinct(), True
+
     list_select_related = ["event", "white", "black"]
     inlines = [SubstitutionInline]
     show_full_result_count = False

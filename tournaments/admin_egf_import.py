@@ -18,7 +18,7 @@ from django.urls import path, reverse
 
 from federation.models import RatingSystem
 from federation.permissions import visible_federations
-from tournaments.egf_import import ImportRefused, confirm_import, preview_import
+from tournaments.importers.egf import ImportRefused, confirm_import, preview_import
 
 SIGNING_SALT = "tournaments.egf_import"
 MAX_BYTES = 10 * 1024 * 1024
@@ -62,8 +62,19 @@ class EgfImportMixin:
             *super().get_urls(),
         ]
 
+    def can_import_egf(self, request) -> bool:
+        """Only officials of an EGF federation import EGF results tables."""
+        return (
+            self.has_add_permission(request)
+            and visible_federations(request.user).filter(system=RatingSystem.EGF).exists()
+        )
+
+    def changelist_view(self, request, extra_context=None):
+        extra_context = {**(extra_context or {}), "can_import_egf": self.can_import_egf(request)}
+        return super().changelist_view(request, extra_context)
+
     def egf_import_view(self, request):
-        if not self.has_add_permission(request):
+        if not self.can_import_egf(request):
             raise PermissionDenied
         if request.method == "POST" and "confirm" in request.POST:
             return self._egf_confirm(request)

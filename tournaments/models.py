@@ -11,6 +11,7 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
+from federation.constraint_errors import ConstraintErrorsOnFields
 from federation.models import Federation, Player
 
 
@@ -71,7 +72,7 @@ class SolvingRules(models.TextChoices):
     OTHER = "O", _("Other rules")
 
 
-class Event(models.Model):
+class Event(ConstraintErrorsOnFields, models.Model):
     federation = models.ForeignKey(Federation, on_delete=models.PROTECT, related_name="events")
     name = models.CharField(_("name"), max_length=200)
     code = models.CharField(_("code"), max_length=40, help_text=_("e.g. the EGD code T130727A"))
@@ -145,14 +146,39 @@ class Event(models.Model):
         ordering = ["-end", "code"]
         indexes = [models.Index(fields=["federation", "status", "end"])]
         constraints = [
-            models.UniqueConstraint(fields=["federation", "code"], name="event_unique_code"),
-            models.CheckConstraint(condition=Q(end__gte=F("start")), name="event_ends_after_start"),
-            models.CheckConstraint(
-                condition=Q(status__in=EventStatus.values), name="event_status_known"
+            models.UniqueConstraint(
+                fields=["federation", "code"],
+                name="event_unique_code",
+                violation_error_code="code",
+                violation_error_message=_(
+                    "Another event of this federation already has this code."
+                ),
             ),
-            models.CheckConstraint(condition=Q(kind__in=EventKind.values), name="event_kind_known"),
             models.CheckConstraint(
-                condition=Q(kt__isnull=True) | Q(kt__gt=0, kt__lte=4), name="event_kt_range"
+                condition=Q(end__gte=F("start")),
+                name="event_ends_after_start",
+                violation_error_code="end",
+                violation_error_message=_(
+                    "The event cannot end before it starts: check the start and end dates."
+                ),
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=EventStatus.values),
+                name="event_status_known",
+                violation_error_code="status",
+                violation_error_message=_("Choose one of the statuses."),
+            ),
+            models.CheckConstraint(
+                condition=Q(kind__in=EventKind.values),
+                name="event_kind_known",
+                violation_error_code="kind",
+                violation_error_message=_("Choose individual, team or solving."),
+            ),
+            models.CheckConstraint(
+                condition=Q(kt__isnull=True) | Q(kt__gt=0, kt__lte=4),
+                name="event_kt_range",
+                violation_error_code="kt",
+                violation_error_message=_("The coefficient KT lies above 0 and at most 4."),
             ),
         ]
 
@@ -180,7 +206,7 @@ PLAYED_RESULTS = {Result.WHITE_WINS: 1.0, Result.DRAW: 0.5, Result.BLACK_WINS: 0
 BYE_RESULTS = (Result.BYE_WIN, Result.BYE_LOSS, Result.BYE_HALF)
 
 
-class Game(models.Model):
+class Game(ConstraintErrorsOnFields, models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="games")
     round = models.PositiveSmallIntegerField(_("round"), validators=[MinValueValidator(1)])
     white = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="games_as_white")
@@ -210,18 +236,38 @@ class Game(models.Model):
         ]
         constraints = [
             models.CheckConstraint(
-                condition=~Q(white=F("black")) | Q(black__isnull=True), name="game_no_self_play"
+                condition=~Q(white=F("black")) | Q(black__isnull=True),
+                name="game_no_self_play",
+                violation_error_code="black",
+                violation_error_message=_("A player cannot play himself: choose another opponent."),
             ),
-            models.CheckConstraint(condition=Q(result__in=Result.values), name="game_result_known"),
+            models.CheckConstraint(
+                condition=Q(result__in=Result.values),
+                name="game_result_known",
+                violation_error_code="result",
+                violation_error_message=_("Choose one of the results."),
+            ),
             models.CheckConstraint(
                 condition=Q(black__isnull=True, result__in=BYE_RESULTS)
                 | (Q(black__isnull=False) & ~Q(result__in=BYE_RESULTS)),
                 name="game_bye_has_no_opponent",
+                violation_error_code="black",
+                violation_error_message=_(
+                    "A free round (bye) has no opponent and a game needs one: leave Black empty only with a bye result."
+                ),
             ),
             models.CheckConstraint(
-                condition=Q(handicap__gte=0, handicap__lte=30), name="game_handicap_range"
+                condition=Q(handicap__gte=0, handicap__lte=30),
+                name="game_handicap_range",
+                violation_error_code="handicap",
+                violation_error_message=_("A handicap is 0 to 30 stones."),
             ),
-            models.CheckConstraint(condition=Q(round__gte=1), name="game_round_positive"),
+            models.CheckConstraint(
+                condition=Q(round__gte=1),
+                name="game_round_positive",
+                violation_error_code="round",
+                violation_error_message=_("Rounds are numbered from 1."),
+            ),
         ]
 
     def __str__(self) -> str:
@@ -261,7 +307,7 @@ def check_game_players(game: Game) -> None:
         raise ValidationError(errors)
 
 
-class Team(models.Model):
+class Team(ConstraintErrorsOnFields, models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="teams")
     name = models.CharField(_("name"), max_length=100)
     country = models.CharField(_("country"), max_length=2, blank=True)
@@ -269,14 +315,19 @@ class Team(models.Model):
     class Meta:
         ordering = ["event", "name"]
         constraints = [
-            models.UniqueConstraint(fields=["event", "name"], name="team_unique_name"),
+            models.UniqueConstraint(
+                fields=["event", "name"],
+                name="team_unique_name",
+                violation_error_code="name",
+                violation_error_message=_("This event already has a team of this name."),
+            ),
         ]
 
     def __str__(self) -> str:
         return self.name
 
 
-class TeamMember(models.Model):
+class TeamMember(ConstraintErrorsOnFields, models.Model):
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="members")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="team_memberships")
     board = models.PositiveSmallIntegerField(_("board"), validators=[MinValueValidator(1)])
@@ -285,8 +336,18 @@ class TeamMember(models.Model):
     class Meta:
         ordering = ["team", "board"]
         constraints = [
-            models.UniqueConstraint(fields=["team", "player"], name="teammember_unique_player"),
-            models.CheckConstraint(condition=Q(board__gte=1), name="teammember_board_positive"),
+            models.UniqueConstraint(
+                fields=["team", "player"],
+                name="teammember_unique_player",
+                violation_error_code="player",
+                violation_error_message=_("This player is already a member of the team."),
+            ),
+            models.CheckConstraint(
+                condition=Q(board__gte=1),
+                name="teammember_board_positive",
+                violation_error_code="board",
+                violation_error_message=_("Boards are numbered from 1."),
+            ),
         ]
 
     def __str__(self) -> str:
@@ -298,7 +359,7 @@ class Side(models.TextChoices):
     BLACK = "black", _("Black")
 
 
-class Substitution(models.Model):
+class Substitution(ConstraintErrorsOnFields, models.Model):
     """ICCF rule 6: a substitute played this game instead of a team member."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="substitutions")
@@ -312,8 +373,18 @@ class Substitution(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["game", "side"], name="substitution_one_per_side"),
-            models.CheckConstraint(condition=Q(side__in=Side.values), name="substitution_side"),
+            models.UniqueConstraint(
+                fields=["game", "side"],
+                name="substitution_one_per_side",
+                violation_error_code="side",
+                violation_error_message=_("This game already has a substitute on this side."),
+            ),
+            models.CheckConstraint(
+                condition=Q(side__in=Side.values),
+                name="substitution_side",
+                violation_error_code="side",
+                violation_error_message=_("Choose White or Black."),
+            ),
         ]
 
     def __str__(self) -> str:
@@ -330,7 +401,7 @@ class ProblemGroup(models.TextChoices):
     FAIRY = "fairy", _("Fairy")
 
 
-class Problem(models.Model):
+class Problem(ConstraintErrorsOnFields, models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="problems")
     round = models.PositiveSmallIntegerField(_("round"), validators=[MinValueValidator(1)])
     number = models.PositiveSmallIntegerField(_("number"), validators=[MinValueValidator(1)])
@@ -353,18 +424,30 @@ class Problem(models.Model):
         ordering = ["event", "round", "number"]
         constraints = [
             models.UniqueConstraint(
-                fields=["event", "round", "number"], name="problem_unique_number"
+                fields=["event", "round", "number"],
+                name="problem_unique_number",
+                violation_error_code="number",
+                violation_error_message=_("This round already has a problem with this number."),
             ),
             models.CheckConstraint(
-                condition=Q(group__in=ProblemGroup.values), name="problem_group_known"
+                condition=Q(group__in=ProblemGroup.values),
+                name="problem_group_known",
+                violation_error_code="group",
+                violation_error_message=_("Choose one of the problem groups."),
             ),
             models.CheckConstraint(
                 condition=Q(original=True) | Q(first_published_on__isnull=False),
                 name="problem_original_or_published",
+                violation_error_code="first_published_on",
+                violation_error_message=_(
+                    "A problem that is not an original needs the date it was first published."
+                ),
             ),
             models.CheckConstraint(
                 condition=Q(max_points__gt=0, max_points__lte=Decimal("5.00")),
                 name="problem_max_points_range",
+                violation_error_code="max_points",
+                violation_error_message=_("The maximum points lie above 0 and at most 5."),
             ),
         ]
 
@@ -372,7 +455,7 @@ class Problem(models.Model):
         return f"R{self.round} #{self.number} ({self.get_group_display()})"
 
 
-class SolverScore(models.Model):
+class SolverScore(ConstraintErrorsOnFields, models.Model):
     problem = models.ForeignKey(Problem, on_delete=models.CASCADE, related_name="scores")
     solver = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="solving_scores")
     points = models.DecimalField(
@@ -388,9 +471,17 @@ class SolverScore(models.Model):
     class Meta:
         ordering = ["problem", "solver"]
         constraints = [
-            models.UniqueConstraint(fields=["problem", "solver"], name="score_one_per_problem"),
+            models.UniqueConstraint(
+                fields=["problem", "solver"],
+                name="score_one_per_problem",
+                violation_error_code="solver",
+                violation_error_message=_("This solver already has a score for this problem."),
+            ),
             models.CheckConstraint(
-                condition=Q(points__gte=0, points__lte=Decimal("5.00")), name="score_points_range"
+                condition=Q(points__gte=0, points__lte=Decimal("5.00")),
+                name="score_points_range",
+                violation_error_code="points",
+                violation_error_message=_("Points lie between 0 and 5."),
             ),
         ]
 
@@ -398,7 +489,7 @@ class SolverScore(models.Model):
         return f"{self.solver.full_name}: {self.points} on {self.problem}"
 
 
-class Attestation(models.Model):
+class Attestation(ConstraintErrorsOnFields, models.Model):
     """An official's recorded confirmation of a rule the data cannot prove (e.g. WFCC R3, R12)."""
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="attestations")
@@ -410,14 +501,19 @@ class Attestation(models.Model):
     class Meta:
         ordering = ["event", "rule_id"]
         constraints = [
-            models.UniqueConstraint(fields=["event", "rule_id"], name="attestation_once_per_rule"),
+            models.UniqueConstraint(
+                fields=["event", "rule_id"],
+                name="attestation_once_per_rule",
+                violation_error_code="rule_id",
+                violation_error_message=_("This rule is already attested for this event."),
+            ),
         ]
 
     def __str__(self) -> str:
         return f"{self.rule_id} attested by {self.by} on {self.at:%Y-%m-%d}"
 
 
-class AcceptanceOverride(models.Model):
+class AcceptanceOverride(ConstraintErrorsOnFields, models.Model):
     """A rating officer's decision to accept an event although a rule fails, with the reason."""
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="overrides")
@@ -429,7 +525,14 @@ class AcceptanceOverride(models.Model):
     class Meta:
         ordering = ["-at"]
         constraints = [
-            models.CheckConstraint(condition=~Q(reason=""), name="override_has_reason"),
+            models.CheckConstraint(
+                condition=~Q(reason=""),
+                name="override_has_reason",
+                violation_error_code="reason",
+                violation_error_message=_(
+                    "Give the reason for accepting the event although the rule fails."
+                ),
+            ),
         ]
 
     def __str__(self) -> str:

@@ -8,6 +8,7 @@ valid at the start), ratings registers the reader here (``RatingsConfig.ready``)
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from datetime import date
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -30,3 +31,22 @@ def full_ratings_at_start(
     if _full_ratings is None:
         return {}
     return _full_ratings(events, solvers)
+
+
+# (federation id, a day) -> (the published period whose window holds the day, every later
+# published period), or None; an import warns that a re-rate from that period will be needed.
+PublishedPeriod = Callable[[int, date], "tuple[str, list[str]] | None"]
+_published_period: PublishedPeriod | None = None
+
+
+def provide_published_period(reader: PublishedPeriod) -> None:
+    global _published_period
+    _published_period = reader
+
+
+def published_period_holding(federation_id: int, day: date) -> tuple[str, list[str]] | None:
+    """The published period holding ``day`` and the later published ones; None when there is
+    none (or no ratings app is installed)."""
+    if _published_period is None:
+        return None
+    return _published_period(federation_id, day)

@@ -18,6 +18,7 @@ from fractions import Fraction
 from ratings.engines.core.errors import EngineInputError
 from tournaments import ports
 from tournaments.acceptability import egf, iccf, playchess, wfcc
+from tournaments.acceptability.types import RuleResult
 from tournaments.models import (
     AcceptanceOverride,
     Attestation,
@@ -230,6 +231,12 @@ def _egf_facts(event: Event, _rows, attestations) -> egf.EgfEventFacts:
     return egf.EgfEventFacts(
         event.start, event.end, declared, _egf_time_control(event), attestations
     )
+
+
+def egf_class_verdict(event: Event) -> RuleResult:
+    """The EGF class rule for an event's time control and class (saved or not); raises
+    EngineInputError naming the first time-control field it lacks."""
+    return egf.class_rule(_egf_facts(event, None, frozenset()))
 
 
 # --- PlayChess -----------------------------------------------------------------------------------

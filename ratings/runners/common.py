@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import date
 from typing import NamedTuple
 
+from django.db.models import Q
 from django.utils import timezone
 
 from federation.models import Federation
@@ -77,14 +80,35 @@ class Outcome:
     report: dict = field(default_factory=dict)
 
 
+# A correction chain (services.rerate_from) rates each period from the chain's drafts of the
+# earlier periods, as if they were published: period id -> draft list id.
+_CHAIN_DRAFTS: ContextVar[dict[int, int] | None] = ContextVar("chain_drafts", default=None)
+
+
+@contextmanager
+def chain_drafts(drafts: dict[int, int]):
+    """Within this block the runners read these drafts in place of their periods' lists."""
+    token = _CHAIN_DRAFTS.set(dict(drafts))
+    try:
+        yield
+    finally:
+        _CHAIN_DRAFTS.reset(token)
+
+
+def current_lists(federation: Federation):
+    """The lists a run reads: the published ones (or a correction chain's drafts instead)."""
+    drafts = _CHAIN_DRAFTS.get() or {}
+    published = Q(status=ListStatus.PUBLISHED) & ~Q(period_id__in=list(drafts))
+    return RatingList.objects.filter(
+        published | Q(pk__in=list(drafts.values())), federation=federation
+    )
+
+
 def base_list_for(federation: Federation, period: RatingPeriod) -> RatingList | None:
     """The newest published list of an earlier period: what this period continues from."""
     return (
-        RatingList.objects.filter(
-            federation=federation,
-            status=ListStatus.PUBLISHED,
-            period__valid_from__lt=period.valid_from,
-        )
+        current_lists(federation)
+        .filter(period__valid_from__lt=period.valid_from)
         .order_by("-period__valid_from", "-id")
         .first()
     )
@@ -113,7 +137,7 @@ def base_entries(base_list: RatingList | None) -> dict[int, BaseEntry]:
 def published_lists(federation: Federation) -> list[tuple[date, int]]:
     """(valid_from, list id) of every published list, oldest first."""
     return list(
-        RatingList.objects.filter(federation=federation, status=ListStatus.PUBLISHED)
+        current_lists(federation)
         .order_by("period__valid_from", "id")
         .values_list("period__valid_from", "id")
     )
@@ -121,9 +145,8 @@ def published_lists(federation: Federation) -> list[tuple[date, int]]:
 
 def published_list_valid_on(federation: Federation, day: date) -> RatingList | None:
     return (
-        RatingList.objects.filter(
-            federation=federation, status=ListStatus.PUBLISHED, period__valid_from__lte=day
-        )
+        current_lists(federation)
+        .filter(period__valid_from__lte=day)
         .order_by("-period__valid_from", "-id")
         .first()
     )

@@ -130,8 +130,8 @@ def build(ctx: Context) -> Prepared:
         engine_input,
         events,
         excluded,
-        labels=labels,
         extra={"base": base, **_title_history(ctx)},
+        labels=labels,
     )
 
 

@@ -179,7 +179,8 @@ def test_a_result_edited_while_its_period_is_rated_flags_the_period(
     iccf_world, monkeypatch, tmp_path
 ):
     """The run read the old result; the edit commits while it writes. Publishing that run's list
-    must leave the period marked for a re-run, not silently clear the mark."""
+    is refused (its input no longer matches the database), naming the edit, and the period stays
+    marked for a re-run."""
     federation, game = iccf_world["federation"], iccf_world["games"][0]
     run = services.request_run(federation=federation, period_code="2026Q1", enqueue=False)
     marker = _pause_runs(monkeypatch, tmp_path, 3)
@@ -199,11 +200,13 @@ def test_a_result_edited_while_its_period_is_rated_flags_the_period(
     status, _edited_at = in_threads(execute, edit_meanwhile)
     assert status == RunStatus.SUCCEEDED
     run.refresh_from_db()
-    services.publish_list(list_id=run.rating_list.pk)
+    with pytest.raises(services.RunError, match=f"game {game.pk} of S1: result"):
+        services.publish_list(list_id=run.rating_list.pk)
     period = RatingPeriod.objects.get(pk=run.period_id)
-    assert period.needs_rerun, "the published list misses a result edited during its run"
-    assert "changed while" in period.needs_rerun_reason
+    assert period.needs_rerun, "the draft misses a result edited during its run"
+    assert f"game {game.pk} of S1" in period.needs_rerun_reason
     # The re-run reads the new result, and its publication clears the mark.
+    services.discard_list(list_id=run.rating_list.pk)
     rerun = services.run_now(federation=federation, period_code="2026Q1")
     assert rerun.output_digest != run.output_digest
     services.publish_list(list_id=rerun.rating_list.pk)

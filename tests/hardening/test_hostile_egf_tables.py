@@ -21,8 +21,8 @@ from hypothesis import HealthCheck, given, settings
 from federation.models import AuditEvent, Federation, Player
 from tests.hardening.hostile import TRIED, Case, run_main
 from tests.hardening.hostile_tables import SEED, table_cases, ten_megabytes
-from tournaments.egf_import import ImportRefused, confirm_import
 from tournaments.formats.egf import main
+from tournaments.importers.egf import ImportRefused, confirm_import
 from tournaments.models import Event, Game
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from contextlib import contextmanager
 from datetime import date
 
 import pytest
@@ -64,21 +65,29 @@ def iccf_world(db):
     return {"federation": federation, "players": players, "event": event, "games": games}
 
 
-@pytest.fixture(scope="module")
-def rated_demo(django_db_setup, django_db_blocker):
-    """The demo data, rated and published as `make run` does (committed for the module)."""
+@contextmanager
+def seeded_and_rated_demo(django_db_blocker, *, players: int, seed: int):
+    """The demo seeded, rated and published (committed, for a module's tests); removed after."""
     with django_db_blocker.unblock():
         from django.db import connection
 
         from federation.triggers import UNLOCK_TABLE
 
-        call_command("seed_demo", players=400, seed=3)
+        call_command("seed_demo", players=players, seed=seed)
         call_command("rate_demo")
+        try:
+            yield
+        finally:
+            # Committed data: remove it (published lists need the maintenance switch).
+            with connection.cursor() as cursor:
+                cursor.execute(f"INSERT INTO {UNLOCK_TABLE} (reason) VALUES ('test teardown')")
+            call_command("flush", interactive=False, verbosity=0)
+            with connection.cursor() as cursor:
+                cursor.execute(f"DELETE FROM {UNLOCK_TABLE}")
+
+
+@pytest.fixture(scope="module")
+def rated_demo(django_db_setup, django_db_blocker):
+    """The demo data, rated and published as `make run` does (committed for the module)."""
+    with seeded_and_rated_demo(django_db_blocker, players=400, seed=3):
         yield
-        # Module-scoped data is committed: remove it (published lists need the maintenance
-        # switch).
-        with connection.cursor() as cursor:
-            cursor.execute(f"INSERT INTO {UNLOCK_TABLE} (reason) VALUES ('test teardown')")
-        call_command("flush", interactive=False, verbosity=0)
-        with connection.cursor() as cursor:
-            cursor.execute(f"DELETE FROM {UNLOCK_TABLE}")

@@ -24,6 +24,10 @@ def test_officer_requests_reviews_and_publishes(
         response = client.post(url, {"federation": iccf_world["federation"].pk, "period": "2026Q1"})
     assert response.status_code == 302
     draft = RatingList.objects.get(period__code="2026Q1", federation=iccf_world["federation"])
+    # The run page follows the run until its draft is written, then opens the draft's diff.
+    assert client.get(response.url).url == reverse(
+        "admin:ratings_ratinglist_change", args=[draft.pk]
+    )
     assert draft.run.status == RunStatus.SUCCEEDED
     page = client.get(reverse("admin:ratings_ratinglist_change", args=[draft.pk]))
     body = page.content.decode()
@@ -37,16 +41,74 @@ def test_officer_requests_reviews_and_publishes(
     assert "Publish this list" not in page.content.decode()
 
 
-def test_bad_period_code_is_a_form_error(client, iccf_world, officer):
+def test_a_period_outside_the_open_ones_is_a_form_error(client, iccf_world, officer):
+    from ratings import services
+
     client.force_login(officer)
     runs_before = iccf_world["federation"].runs.count()
-    response = client.post(
-        reverse("admin:ratings_ratingrun_request"),
-        {"federation": iccf_world["federation"].pk, "period": "2026Q7"},
-    )
-    assert response.status_code == 200
-    assert "is not a ICCF period" in response.content.decode()
+    page = client.get(reverse("admin:ratings_ratingrun_request"))
+    offered = [
+        code
+        for _group, choices in page.context["form"].fields["period"].choices
+        for code, _ in choices
+    ]
+    # Newest first, every one after the imported 2025Q4 list and none beyond the next list due.
+    last = services.calendar_bounds(iccf_world["federation"])[1]
+    assert offered[0] == last.code and offered[-1] == "2026Q1" and offered == sorted(offered)[::-1]
+    assert "1 event, 5 results" in page.content.decode()
+    assert page.context["form"].fields["federation"].initial == iccf_world["federation"].pk
+    for code in ("2026Q7", "2100Q1", "2025Q3"):
+        response = client.post(
+            reverse("admin:ratings_ratingrun_request"),
+            {"federation": iccf_world["federation"].pk, "period": code},
+        )
+        assert response.status_code == 200
+        assert "Select a valid choice" in response.content.decode()
     assert iccf_world["federation"].runs.count() == runs_before
+
+
+def test_the_service_refuses_periods_outside_the_calendar(iccf_world):
+    from ratings import services
+
+    federation = iccf_world["federation"]
+    with pytest.raises(
+        services.RunError, match="2100Q1 is not open yet for icc: the next list due"
+    ):
+        services.request_run(federation=federation, period_code="2100Q1", enqueue=False)
+    with pytest.raises(services.RunError, match="2025Q3 is before the first list of icc"):
+        services.request_run(federation=federation, period_code="2025Q3", enqueue=False)
+    with pytest.raises(services.RunError, match="'Q1 2027' is not a period of icc"):
+        services.request_run(federation=federation, period_code="Q1 2027", enqueue=False)
+    assert not federation.runs.exclude(engine="import").exists()
+
+
+def test_run_and_period_pages_are_read_only(client, iccf_world, officer):
+    from ratings import services
+
+    run = services.run_now(federation=iccf_world["federation"], period_code="2026Q1")
+    client.force_login(officer)
+    for name, pk in (("ratingrun", run.pk), ("ratingperiod", run.period_id)):
+        url = reverse(f"admin:ratings_{name}_change", args=[pk])
+        page = client.get(url)
+        assert page.status_code == 200 and 'name="_save"' not in page.content.decode()
+        assert client.post(url, {"status": "queued"}).status_code == 403
+    run.refresh_from_db()
+    assert run.status == RunStatus.SUCCEEDED and run.input_digest
+    assert (
+        f"list {run.rating_list.pk} (draft)"
+        in client.get(reverse("admin:ratings_ratingrun_change", args=[run.pk])).content.decode()
+    )
+
+
+def test_a_queued_run_shows_its_progress(client, iccf_world, officer):
+    from ratings import services
+
+    run = services.request_run(
+        federation=iccf_world["federation"], period_code="2026Q1", enqueue=False
+    )
+    client.force_login(officer)
+    body = client.get(reverse("admin:ratings_ratingrun_change", args=[run.pk])).content.decode()
+    assert "<strong>queued</strong>" in body and 'http-equiv="refresh"' in body
 
 
 def test_tournament_director_cannot_publish(client, iccf_world):

@@ -105,3 +105,46 @@ def test_entries_of_published_lists_count_matches_listed(rated_demo):
             RatingEntry.objects.filter(rating_list=rating_list, listed=True).count()
             == rating_list.entry_count
         )
+
+
+def test_wfcc_runs_input_through_the_command_line_gives_what_the_run_stored(rated_demo):
+    """The WFCC contract rates what a run rates: a quarter's tournaments with the carried
+    half-ratings in the input. Every demo run's input, rebuilt from the unchanged database and
+    piped through ``python -m ratings.engines wfcc``, gives each event rating of the run."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from ratings import systems
+    from ratings.engines.core import jsonio
+    from ratings.runners.common import Context
+    from ratings.services import canonical_digest
+
+    lists = _published("wfcc").order_by("period__valid_from")
+    runs = [list_.run for list_ in lists if list_.run.engine_version != "import"]
+    assert runs
+    for run in runs:
+        ctx = Context(run.federation, run.period, run.rating_list.previous, dict(run.params or {}))
+        engine_input = systems.WFCC.runner.build(ctx).engine_input
+        assert canonical_digest(engine_input) == run.input_digest
+        done = subprocess.run(
+            [sys.executable, "-m", "ratings.engines", "wfcc", "-"],
+            input=jsonio.dumps(engine_input),
+            capture_output=True,
+            text=True,
+            cwd=Path(__file__).resolve().parents[2],
+            check=True,
+        )
+        output = json.loads(done.stdout)
+        by_event = {(t["id"], s["id"]): s for t in output["tournaments"] for s in t["solvers"]}
+        stored = run.event_ratings.select_related("event")
+        assert len(by_event) == stored.count()
+        for er in stored:
+            solver = by_event[(er.event.code, str(er.player_id))]
+            assert solver["performance"] == er.details["performance"]
+            assert solver.get("change") == er.details["change"]
+            assert solver["result"] == er.score
+        assert [n["id"] for n in output["not_rated"]] == [
+            n["event"] for n in run.report.get("not_rated", [])
+        ]

@@ -92,7 +92,10 @@ def make_list(
     """Entries ranked by rating (highest first); `unlisted` players are kept but not shown."""
     from ratings.engines.core.rounding import half_up_int
 
-    run = RatingRun.objects.create(federation=federation, period=period, status=RunStatus.SUCCEEDED)
+    # Written by hand, not by an engine: like an imported list, it has no engine input to check.
+    run = RatingRun.objects.create(
+        federation=federation, period=period, status=RunStatus.SUCCEEDED, engine="import"
+    )
     rating_list = RatingList.objects.create(
         federation=federation, period=period, run=run, previous=previous
     )

@@ -13,7 +13,15 @@ from federation.models import AuditEvent, Federation, Player
 from tests.factories import make_official
 from tournaments.models import Event, Game
 
-REAL = Path(__file__).resolve().parents[3] / "shared" / "realdata" / "egc2013.h9"
+# beside a checkout (/work/main) or a worktree one level deeper (/work/wt/NAME)
+REAL = next(
+    (
+        root / "shared" / "realdata" / "egc2013.h9"
+        for root in Path(__file__).resolve().parents[3:5]
+        if (root / "shared" / "realdata" / "egc2013.h9").exists()
+    ),
+    Path("shared/realdata/egc2013.h9"),
+)
 SMALL = """; CL[B]
 ; EV[Club Cup]
 ; DT[2024-03-02,2024-03-03]
@@ -133,3 +141,77 @@ def test_command_reports_errors_and_saves_nothing(egf, tmp_path):
     with pytest.raises(CommandError, match="error"):
         call_command("import_egf", str(bad), "--federation", "egf-t")
     assert not Event.objects.filter(federation=egf).exists()
+
+
+TIMED = SMALL.replace("; HA[h9]\n", "; HA[h9]\n; TM[82]\n; CM[Standard byo-yomi]\n")
+
+
+def test_preview_fills_the_time_control_judges_the_class_and_lists_the_games(client, egf):
+    client.force_login(make_official("egf-ro", egf))
+    response = _upload(client, egf, TIMED)
+    preview = response.context["preview"]
+    tc = preview.time_control
+    assert (tc.system, tc.adjusted_minutes, tc.basic_minutes) == ("byoyomi", 82, None)
+    assert preview.class_verdict == (
+        "TM[82] reaches class B's adjusted time (50 min); its basic-time minimum (40 min) is "
+        "checked once the basic time is entered"
+    )
+    assert any("does not give the basic time, byo-yomi period" in w for w in preview.warnings)
+    body = response.content.decode()
+    assert "Novak Jan" in body and 'id="preview-games"' in body
+    assert [(g.round, g.white, g.black, g.result) for g in preview.game_rows] == [
+        (1, "Novak Jan", "Kral Petr", "1-0"),
+        (2, "Svoboda Eva", "Novak Jan", "0-1"),
+    ]
+    client.post(
+        reverse("admin:tournaments_event_import_egf"),
+        {"confirm": "1", "token": response.context["token"]},
+    )
+    event = Event.objects.get(federation=egf, code="T240302A")
+    assert (event.time_system, event.rating_class, event.basic_time_minutes) == (
+        "byoyomi",
+        "B",
+        None,
+    )
+
+
+def test_a_complete_time_control_gets_the_rules_verdict(egf):
+    from tournaments.importers.egf import preview_import
+
+    short = SMALL.replace("; CL[B]", "; CL[A]").replace(
+        "; HA[h9]\n", "; HA[h9]\n; TM[50]\n; CM[40 min + 13 s byo-yomi]\n"
+    )
+    preview = preview_import(federation=egf, data=short.encode(), filename="t.h9")
+    assert preview.class_ok is False
+    assert preview.class_verdict.startswith("declared class A needs basic time at least 60 min")
+    imported = preview_import(federation=egf, data=TIMED.encode(), filename="t.h9")
+    assert imported.class_ok is None  # only TA known: no verdict either way
+
+
+def test_a_tournament_in_a_published_period_warns_that_a_rerate_is_needed(egf):
+    from ratings.services import import_list
+    from tournaments.importers.egf import preview_import
+
+    import_list(federation=egf, period_code="2024-03", entries=[])
+    preview = preview_import(federation=egf, data=TIMED.encode(), filename="t.h9")
+    assert preview.rerate_from == "2024-03"
+    assert any("a re-rate from 2024-03 will be needed" in w for w in preview.warnings)
+    quiet = preview_import(
+        federation=egf, data=TIMED.replace("2024-03-0", "2024-05-0").encode(), filename="t.h9"
+    )
+    assert quiet.rerate_from is None
+
+
+def test_import_results_creates_the_egf_event_under_the_given_code(egf, tmp_path, capsys):
+    path = tmp_path / "t.h9"
+    path.write_text(TIMED)
+    call_command("import_results", str(path), "--event", "CUP24", "--federation", "egf-t")
+    assert Event.objects.get(federation=egf).code == "CUP24"
+    assert "saved: CUP24" in capsys.readouterr().out
+    broken = tmp_path / "b.h9"
+    broken.write_text(BROKEN)
+    with pytest.raises(CommandError) as refused:
+        call_command("import_results", str(broken), "--event", "B24", "--federation", "egf-t")
+    assert refused.value.returncode == 1
+    assert all(line.startswith("line ") for line in str(refused.value).splitlines()[1:])
+    assert not Event.objects.filter(code="B24").exists()

@@ -32,6 +32,8 @@ class Command(BaseCommand):
             run = services.run_now(federation=fed, period_code=period)
         except EngineInputError as error:
             raise CommandError(f"period {period!r}: {error.what}") from None
+        except services.RunError as error:
+            raise CommandError(str(error)) from None
         if run.status != RunStatus.SUCCEEDED:
             raise CommandError(f"run {run.pk} {run.status}: {run.error}")
         self.stdout.write(

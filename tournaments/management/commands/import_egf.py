@@ -3,11 +3,14 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from federation.models import Federation
-from tournaments.egf_import import ImportRefused, confirm_import, preview_import
+from tournaments.importers.egf import ImportRefused, confirm_import, preview_import, summary
 
 
 class Command(BaseCommand):
-    help = "Import an EGF results table (.h9, .h2, …) into an EGF federation."
+    help = (
+        "Import an EGF results table (.h9, .h2, …) into an EGF federation "
+        "(the same importer as import_results)."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("file")
@@ -40,13 +43,9 @@ class Command(BaseCommand):
                     [f"{path.name}: {len(preview.errors)} error(s), nothing saved", *preview.errors]
                 )
             )
-        summary = (
-            f"{preview.event_code} {preview.event_name!r}: {len(preview.players)} players "
-            f"({len(preview.new_players)} new), {len(preview.games)} games "
-            f"({preview.rated_games} rated), {len(preview.free_rounds)} free rounds"
-        )
+        summary_text = summary(preview)
         if dry_run:
-            self.stdout.write(f"dry run, nothing saved: {summary}")
+            self.stdout.write(f"dry run, nothing saved: {summary_text}")
             return
         try:
             event = confirm_import(
@@ -54,4 +53,4 @@ class Command(BaseCommand):
             )
         except ImportRefused as refused:
             raise CommandError("\n".join(refused.errors)) from None
-        self.stdout.write(self.style.SUCCESS(f"imported {summary} as event {event.pk}"))
+        self.stdout.write(self.style.SUCCESS(f"imported {summary_text} as event {event.pk}"))

@@ -17,16 +17,17 @@ from django.db import transaction
 
 from federation import audit
 from federation.models import Federation, Player
+from ratings.engines.core.errors import EngineInputError
+from tournaments.acceptability import egf as egf_rules
 from tournaments.formats import egf as egf_format
+from tournaments.formats.egf_time import TableTimeControl, read_time_control
+from tournaments.importers.base import ImportRefused
 from tournaments.models import Event, EventKind, EventStatus, Game, Result
+from tournaments.ports import published_period_holding
+from tournaments.selectors import egf_class_verdict
+from tournaments.signals import results_written
 
-
-class ImportRefused(Exception):
-    """The table cannot be imported; ``errors`` say what and where."""
-
-    def __init__(self, errors: list[str]) -> None:
-        super().__init__("; ".join(errors))
-        self.errors = errors
+__all__ = ["ImportRefused", "preview_import", "confirm_import", "summary"]
 
 
 @dataclass
@@ -62,6 +63,10 @@ class ImportPreview:
     warnings: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     table: egf_format.ParsedTable | None = None
+    time_control: TableTimeControl | None = None
+    class_verdict: str = ""
+    class_ok: bool | None = None  # None: the table does not say enough to judge
+    rerate_from: str | None = None  # a period whose list is published holds the tournament
 
     @property
     def new_players(self) -> list[PlayerMatch]:
@@ -70,6 +75,32 @@ class ImportPreview:
     @property
     def rated_games(self) -> int:
         return sum(1 for g in self.games if g.rated)
+
+    @property
+    def game_rows(self) -> list[PreviewGame]:
+        """The games as the preview lists them: names, not line ordinals."""
+        names = {p.ordinal: p.name for p in self.players}
+        return [
+            PreviewGame(
+                round=g.round,
+                white=names.get(g.white, f"#{g.white}"),
+                black=names.get(g.black, f"#{g.black}"),
+                result=_result_code(g),
+                handicap=g.handicap,
+                rated=g.rated,
+            )
+            for g in self.games
+        ]
+
+
+@dataclass(frozen=True)
+class PreviewGame:
+    round: int
+    white: str
+    black: str
+    result: str
+    handicap: int
+    rated: bool
 
 
 def _result_code(game: egf_format.TableGame) -> str:
@@ -94,12 +125,18 @@ FREE_ROUND_RESULTS = {"+": Result.BYE_WIN, "-": Result.BYE_LOSS, "=": Result.BYE
 
 
 def preview_import(
-    *, federation: Federation, data: bytes, filename: str, default_reduction: int | None = None
+    *,
+    federation: Federation,
+    data: bytes,
+    filename: str,
+    default_reduction: int | None = None,
+    event_code: str | None = None,
 ) -> ImportPreview:
+    """``event_code``: the new event's code (default: the TC tag, else the file name)."""
     table = egf_format.parse_table(data, filename=filename, default_reduction=default_reduction)
     header = table.header
     errors = [str(issue) for issue in table.errors]
-    code = header.egd_code or PurePath(filename).stem
+    code = event_code or header.egd_code or PurePath(filename).stem
     start = date.fromisoformat(header.start_date) if header.start_date else None
     end = date.fromisoformat(header.end_date) if header.end_date else start
     if start is None:
@@ -128,6 +165,9 @@ def preview_import(
         table=table,
     )
     preview.errors += _storage_errors(table, code)
+    preview.time_control = read_time_control(header)
+    if start is not None:
+        _judge_class(preview, _new_event(preview))
     if not table.players:
         return preview
     preview.players = _match_players(federation, table.players)
@@ -218,24 +258,12 @@ def _match_players(federation: Federation, players) -> list[PlayerMatch]:
     return matches
 
 
-@transaction.atomic
-def confirm_import(
-    *,
-    federation: Federation,
-    data: bytes,
-    filename: str,
-    by=None,
-    default_reduction: int | None = None,
-) -> Event:
-    """Re-parses the file (never trusts an earlier preview) and saves it all or nothing."""
-    preview = preview_import(
-        federation=federation, data=data, filename=filename, default_reduction=default_reduction
-    )
-    if preview.errors:
-        raise ImportRefused(preview.errors)
+def _new_event(preview: ImportPreview) -> Event:
+    """The event the table describes (unsaved): class from CL, time control from CM and TM."""
     header = preview.table.header
-    event = Event.objects.create(
-        federation=federation,
+    tc = preview.time_control
+    return Event(
+        federation=preview.federation,
         name=preview.event_name[:200],
         code=preview.event_code,
         kind=EventKind.INDIVIDUAL,
@@ -246,7 +274,103 @@ def confirm_import(
         location=preview.location[:200],
         handicap_reduction=header.handicap_reduction,
         komi=Decimal(str(header.komi)) if header.komi is not None else None,
+        time_system=tc.system or "",
+        basic_time_minutes=tc.basic_minutes,
+        overtime_seconds=tc.overtime_seconds,
+        overtime_moves=tc.overtime_moves,
+        fischer_bonus_seconds=tc.fischer_bonus_seconds,
     )
+
+
+def _judge_class(preview: ImportPreview, event: Event) -> None:
+    """The class verdict of the EGF rules (RULES §6.2) and the published-period warning."""
+    tc = preview.time_control
+    try:
+        verdict = egf_class_verdict(event)
+    except EngineInputError:
+        _judge_by_adjusted_time(preview, tc)
+    else:
+        preview.class_ok = verdict.status == "pass"
+        preview.class_verdict = verdict.message
+    if tc.missing:
+        preview.warnings.append(
+            f"the table does not give the {', '.join(tc.missing_labels)}"
+            + (
+                f" (TM[{tc.adjusted_minutes}] is the adjusted time only)"
+                if tc.adjusted_minutes
+                else ""
+            )
+            + "; enter them on the event after the import"
+        )
+    held = published_period_holding(event.federation_id, event.end)
+    if held is not None:
+        period, later = held
+        preview.rerate_from = period
+        preview.warnings.append(
+            f"the tournament ended {event.end}, in period {period}, whose list is already "
+            "published"
+            + (f" (and so are {', '.join(later)})" if later else "")
+            + f": after it is accepted, a re-rate from {period} will be needed"
+        )
+
+
+def _judge_by_adjusted_time(preview: ImportPreview, tc: TableTimeControl) -> None:
+    """Only TA is known: say what it reaches; the basic-time minimum stays to be checked."""
+    declared = preview.rating_class or None
+    if tc.adjusted_minutes is None or declared is None:
+        preview.class_verdict = "no verdict: the table gives " + (
+            "no class (CL)" if declared is None else "no adjusted time (TM)"
+        )
+        return
+    reached = [
+        c for c in egf_rules.OFFLINE_ORDER if tc.adjusted_minutes >= egf_rules.MINIMUMS[c][2]
+    ]
+    needed = egf_rules.MINIMUMS[declared][2]
+    best = reached[0] if reached else None
+    if tc.adjusted_minutes < needed:
+        preview.class_ok = False
+        preview.class_verdict = (
+            f"declared class {declared} needs adjusted time at least {needed} min; TM[{tc.adjusted_minutes}] "
+            + (f"reaches at most class {best}" if best else "reaches no class")
+        )
+    else:
+        preview.class_verdict = (
+            f"TM[{tc.adjusted_minutes}] reaches class {declared}'s adjusted time ({needed} min); "
+            f"its basic-time minimum ({egf_rules.MINIMUMS[declared][0]} min) is checked once the "
+            "basic time is entered"
+        )
+
+
+def summary(preview: ImportPreview) -> str:
+    return (
+        f"{preview.event_code} {preview.event_name!r}: {len(preview.players)} players "
+        f"({len(preview.new_players)} new), {len(preview.games)} games "
+        f"({preview.rated_games} rated), {len(preview.free_rounds)} free rounds"
+    )
+
+
+@transaction.atomic
+def confirm_import(
+    *,
+    federation: Federation,
+    data: bytes,
+    filename: str,
+    by=None,
+    default_reduction: int | None = None,
+    event_code: str | None = None,
+) -> Event:
+    """Re-parses the file (never trusts an earlier preview) and saves it all or nothing."""
+    preview = preview_import(
+        federation=federation,
+        data=data,
+        filename=filename,
+        default_reduction=default_reduction,
+        event_code=event_code,
+    )
+    if preview.errors:
+        raise ImportRefused(preview.errors)
+    event = _new_event(preview)
+    event.save()
     audit.record(
         actor=by,
         action="import",
@@ -274,7 +398,7 @@ def confirm_import(
                 message=f"created by the import of {preview.filename}",
             )
         players[match.ordinal] = player
-    Game.objects.bulk_create(
+    games = Game.objects.bulk_create(
         [
             Game(
                 event=event,
@@ -298,5 +422,11 @@ def confirm_import(
             )
             for f in preview.free_rounds
         ]
+    )
+    # bulk_create sends no post_save: say so, for the periods that read this event.
+    results_written.send(
+        Game,
+        event_ids=[event.pk],
+        description=f"{len(games)} games imported from {preview.filename}",
     )
     return event
