@@ -18,7 +18,8 @@ _UNDECOMPOSED = str.maketrans(
 def fold(text: str) -> str:
     """'  Kamińska ' -> 'kaminska', 'Wagner-Łukasz' -> 'wagner-lukasz': lower case, no marks,
     single spaces."""
-    lowered = text.casefold().translate(_UNDECOMPOSED)
+    # compatibility forms first ('𝓐' -> 'A'), then case, then marks (casefold may add some)
+    lowered = unicodedata.normalize("NFKD", text).casefold().translate(_UNDECOMPOSED)
     decomposed = unicodedata.normalize("NFKD", lowered)
     bare = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
     return " ".join(bare.split())

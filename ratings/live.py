@@ -72,7 +72,8 @@ def live_period(federation: Federation, base: RatingList | None) -> RatingPeriod
 
 def refresh_live(federation_id: int) -> LiveRun | None:
     """Recompute the federation's live ratings; None when no accepted result awaits a list."""
-    from ratings.services import canonical_digest, compute_period, engine_version
+    from ratings.engines.core.version import installed_engine_version
+    from ratings.services import canonical_digest, compute_period
 
     with transaction.atomic():
         # One refresh at a time per federation: the second waits, then recomputes afresh.
@@ -93,7 +94,7 @@ def refresh_live(federation_id: int) -> LiveRun | None:
             base_list=base,
             period_code=period.code,
             computed_at=timezone.now(),
-            engine_version=engine_version(federation.system),
+            engine_version=installed_engine_version(federation.system),
             params=result["ctx"].params,
             engine_input=prepared.engine_input,
             input_digest=canonical_digest(prepared.engine_input),

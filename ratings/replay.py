@@ -12,7 +12,7 @@ from federation.models import Player
 from ratings import provenance, systems
 from ratings.engines.core import jsonio
 from ratings.engines.core.errors import EngineInputError
-from ratings.engines.core.version import engine_version
+from ratings.engines.core.version import installed_engine_version
 from ratings.models import RatingRun, RunRecord
 from ratings.run_files import files_of
 from ratings.runners.common import Context
@@ -58,7 +58,7 @@ def replay(run: RatingRun) -> Replay:
     except EngineInputError as error:
         raise NothingToReplay(f"run {run.pk}: today's engine refuses the input: {error}") from None
     stored = files.output.rstrip(b"\n")
-    version = engine_version(system.code)
+    version = installed_engine_version(system.code)
     if now == stored:
         return Replay(run, version, None)
     difference = provenance.output_difference(json.loads(stored), json.loads(now))

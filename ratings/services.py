@@ -24,7 +24,7 @@ from federation import audit
 from federation.models import Federation
 from ratings import input_watch, page_cache, periods, persistence, provenance, queue, systems
 from ratings.engines.core.errors import EngineInputError
-from ratings.engines.core.version import engine_version
+from ratings.engines.core.version import installed_engine_version
 from ratings.models import (
     ACTIVE_RUN_STATUSES,
     InputEdit,
@@ -273,7 +273,7 @@ def execute_run(*, run_id: int) -> RatingRun | None:
             run.started_at = timezone.now()
             run.attempts += 1
             run.engine = run.federation.system
-            run.engine_version = engine_version(run.federation.system)
+            run.engine_version = installed_engine_version(run.federation.system)
             result = _compute(run)
             _write(run, result, started)
             return run

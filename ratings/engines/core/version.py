@@ -9,6 +9,7 @@ without a list to maintain).
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 from pathlib import Path
 
@@ -69,3 +70,10 @@ def engine_version(system: str, root: Path = ENGINES_ROOT) -> str:
         digest.update(b"%d:%s%d:" % (len(name), name, len(content)))
         digest.update(content)
     return f"{system}-{digest.hexdigest()[:12]}"
+
+
+@functools.cache
+def installed_engine_version(system: str) -> str:
+    """The version of the engine this process runs, digested once: its files do not change
+    under a running process, and parsing them on every run raced when runs ran at once."""
+    return engine_version(system)
