@@ -25,7 +25,7 @@ ALLOWED = {
     "tournaments/acceptability": "the pure rule checks, below ratings: their own dispatch table",
     "tournaments/selectors.py": "the acceptability facts read per system (tournaments is below "
     "ratings and cannot read its registry; README, architecture)",
-    "tournaments/egf_import.py": "an EGF results table is for EGF federations: the format's own "
+    "tournaments/importers/egf.py": "an EGF results table is for EGF federations: the format's own "
     "check, below the registry",
     "federation/demo": "demo data: federation codes that happen to be the systems' names",
 }

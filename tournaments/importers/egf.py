@@ -26,6 +26,8 @@ from tournaments.models import Event, EventKind, EventStatus, Game, Result
 from tournaments.ports import published_period_holding
 from tournaments.selectors import egf_class_verdict
 
+SYSTEMS = ("egf",)
+
 __all__ = ["ImportRefused", "preview_import", "confirm_import", "summary"]
 
 
@@ -144,7 +146,7 @@ def preview_import(
         errors.append("line 0: the table has no CL[class] tag (A, B, C or D)")
     if Event.objects.filter(federation=federation, code=code).exists():
         errors.append(f"an event with code {code!r} already exists in {federation.code}")
-    if federation.system != "egf":
+    if federation.system not in SYSTEMS:
         errors.append(f"{federation.code} is not an EGF federation")
     preview = ImportPreview(
         federation=federation,
