@@ -32,6 +32,8 @@ from tournaments.ports import published_period_holding
 from tournaments.selectors import egf_class_verdict
 from tournaments.signals import results_written
 
+SYSTEMS = ("egf",)
+
 __all__ = ["ImportRefused", "preview_import", "confirm_import", "summary"]
 
 
@@ -155,7 +157,7 @@ def preview_import(
         errors.append("line 0: the table has no CL[class] tag (A, B, C or D)")
     if Event.objects.filter(federation=federation, code=code).exists():
         errors.append(f"an event with code {code!r} already exists in {federation.code}")
-    if federation.system != "egf":
+    if federation.system not in SYSTEMS:
         errors.append(f"{federation.code} is not an EGF federation")
     preview = ImportPreview(
         federation=federation,

@@ -48,7 +48,7 @@ class Command(BaseCommand):
             data = path.read_bytes()
         except OSError as error:
             raise CommandError(f"{file}: {error.strerror}", returncode=REFUSED) from None
-        if fed.system == "egf":
+        if fed.system in egf.SYSTEMS:
             self._egf(fed, path.name, data, event, reduction, dry_run)
             return
         target = Event.objects.filter(federation=fed, code=event).select_related("federation")
