@@ -9,7 +9,7 @@ from datetime import date
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
-from tournaments.egf_import import name_key
+from tournaments.importers.egf import name_key
 
 from federation.models import AuditEvent, Federation, FideList, FideRating, Player
 from ratings import native_download as native_exports
@@ -256,7 +256,7 @@ def test_the_real_world_list_then_again_then_its_own_export(egf):
     assert third.list_id == listing.pk
     assert RatingList.objects.filter(federation=egf).count() == 1
     # egc2013.h9 (no PINs in it) then finds its players among them by name and country.
-    from tournaments.egf_import import preview_import
+    from tournaments.importers.egf import preview_import
 
     from tournaments.formats import egd_list
     from tournaments.formats import egf as egf_format
@@ -309,7 +309,7 @@ def expected_name_matches(world_rows, table_players) -> int:
     country single out one player of the world list."""
     from collections import Counter
 
-    from tournaments.egf_import import name_key
+    from tournaments.importers.egf import name_key
 
     from federation.countries import iso_country
 
