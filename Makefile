@@ -34,6 +34,7 @@ bench: install
 
 lint: install
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
 
 # docs/*.png for the README: a throwaway demo database and server on SHOT_PORT, four screenshots.
