@@ -5,13 +5,20 @@ Run: ``make bench`` or ``python -m tests.benchmarks.run iccf``.
 
 from __future__ import annotations
 
+import importlib
 import random
 import time
 import tracemalloc
 
+import numpy as np
+
 from ratings.engines.iccf import Game, Params, Player, Substitution, rate_arrays, to_arrays
 from ratings.engines.iccf import rate_period as engine_rate_period
 from ratings.engines.iccf.reference import rate_period_reference
+from tests.benchmarks.report import emit
+
+# The module itself, not a name the package may re-export: the benchmark swaps its sum.
+iccf_rate = importlib.import_module("ratings.engines.iccf.rate")
 
 PLAYERS = 20_000
 GAMES = 200_000
@@ -59,6 +66,37 @@ def _peak_bytes(fn) -> int:
     return peak
 
 
+def _plain_bincount(player, values, n):
+    """The order-dependent sum: what the core would cost without its bit-for-bit guarantee."""
+    return np.bincount(player, weights=values, minlength=n)
+
+
+def _core_seconds(arrays, params, *, plain: bool = False, repeat: int = 7) -> float:
+    exact = iccf_rate._sum_by_player
+    if plain:
+        iccf_rate._sum_by_player = _plain_bincount
+    try:
+        return _best(lambda: rate_arrays(arrays, params), repeat)
+    finally:
+        iccf_rate._sum_by_player = exact
+
+
+def _per_game_scaling(params: Params) -> None:
+    """Cost per game of the core at 50k and at 800k games (players in proportion)."""
+    per_game = {}
+    for games in (50_000, 800_000):
+        people, played, subs = synthetic_period(games // 10, games, seed=games)
+        arrays = to_arrays(people, played, subs, params)
+        per_game[games] = _core_seconds(arrays, params, repeat=5) / games * 1e9
+    emit(
+        "iccf_core_800k_per_game",
+        per_game[800_000],
+        "ns",
+        "iccf_core_50k_per_game",
+        per_game[50_000],
+    )
+
+
 def main() -> None:
     params = Params()
     players, games, subs = synthetic_period(PLAYERS, GAMES)
@@ -83,6 +121,16 @@ def main() -> None:
         f"rate_period incl. validation + dataclasses->arrays: {whole * 1e3:.1f} ms "
         f"(to_arrays alone {convert * 1e3:.1f} ms); vs reference {reference / whole:.1f} x"
     )
+
+    emit(
+        "iccf_core",
+        engine * 1e3,
+        "ms",
+        "bincount_core",
+        _core_seconds(arrays, params, plain=True) * 1e3,
+    )
+    emit("iccf_core_vs_reference", engine * 1e3, "ms", "reference_loop", reference * 1e3)
+    _per_game_scaling(params)
 
     for count in (GAMES // 4, GAMES // 2, GAMES):
         part = to_arrays(players, games[:count], [s for s in subs if s.game < count], params)
