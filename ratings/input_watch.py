@@ -116,7 +116,7 @@ WATCHED: dict[type[Model], Watch] = {
         "event",
     ),
     SolverScore: Watch(("problem", "solver", "points", "time_used_minutes"), "problem__event"),
-    Player: Watch(("grade", "fide_rating", "start_rating", "country"), None),
+    Player: Watch(("grade", "fide_rating", "fide_id", "start_rating", "country"), None),
     Federation: Watch(("system", "params"), None),
 }
 
@@ -140,6 +140,10 @@ NOT_INPUT: dict[str, str] = {
     "ratings.RatingEntry": "published lists are immutable; publication marks later periods",
     "ratings.RatingPeriod": "the period itself",
     "ratings.SolvingNorm": "norms of published runs are immutable; publication marks",
+    # ICCF rule 2.1a: a FIDE list is imported whole under its own date and never edited; a draft
+    # computed before a list arrived is caught by publication's digest comparison.
+    "federation.FideList": "imported whole under its date, never edited; publication compares",
+    "federation.FideRating": "imported whole with its list, never edited; publication compares",
 }
 
 

@@ -143,20 +143,22 @@ def test_memberships_move_and_published_lists_keep_the_old_id(world, client):
 
 
 def test_a_merged_game_of_a_rated_period_marks_it_for_a_rerun(world):
-    from ratings.services import import_list
+    from ratings.models import RatingList, RatingRun, RunStatus
+    from ratings.services import ensure_period
 
-    listing = import_list(
+    # A drafted period whose run read the accepted event (rows of a published run cannot be
+    # made up).
+    Event.objects.filter(pk=world["event"].pk).update(status="accepted")
+    period = ensure_period(federation=world["fed"], code="2026-01")
+    run = RatingRun.objects.create(
         federation=world["fed"],
-        period_code="2026-01",
-        entries=[{"player_id": world["dup"].pk, "rating": 1500.0, "published_rating": 1500}],
+        period=period,
+        status=RunStatus.SUCCEEDED,
+        report={"events": [world["event"].code]},
     )
-    from ratings.models import EventRating
-
-    EventRating.objects.create(
-        run=listing.run, event=world["event"], player=world["dup"], after=1500.0
-    )
+    RatingList.objects.create(federation=world["fed"], period=period, run=run)
     merge_players(keep=world["keep"], duplicate=world["dup"])
-    assert RatingPeriod.objects.get(pk=listing.period_id).needs_rerun
+    assert RatingPeriod.objects.get(pk=period.pk).needs_rerun
 
 
 def test_the_admin_page_suggests_and_merges_within_the_officials_federation(world, client):

@@ -45,11 +45,13 @@ def _row(**text) -> dict:
         "rd": 80.2,
         "published_rd": 80,
         "games": 3,
-        "change": -12.6,  # published as the integer -13: a number, not text
+        "change": -12.6,  # the unrounded change; the published one is a number, not text
+        "published_change": -13,
         "provisional": False,
         "half_rating": False,
     }
     row.update(text)
+    row.setdefault("name", f"{row['surname']}, {row['given_name']}")  # as the selector writes it
     return row
 
 
@@ -75,7 +77,7 @@ def _export(fmt: str, rows, system: str) -> list[list]:
         lines = "".join(exports.txt_lines(rows, system, "t")).splitlines()
         return [[line] for line in lines[3:]]
     body = json.loads("".join(exports.json_chunks(rows, {})))
-    return [list(item.values()) for item in body["rows"]]
+    return [list(item.values()) for item in body["results"]]
 
 
 CASES = [
@@ -145,7 +147,7 @@ def test_the_audits_hyperlink_through_the_export_view(client, fmt):
         assert all(c.data_type != "f" for line in sheet.iter_rows() for c in line)
         assert payload in [c.value for line in sheet.iter_rows() for c in line]
     elif fmt == "json":
-        assert payload in [r["surname"] for r in json.loads(body)["rows"]]
+        assert payload in [r["surname"] for r in json.loads(body)["results"]]
     else:
         text = body.decode()
         assert "'=HYPERLINK" in text
