@@ -9,13 +9,13 @@ from datetime import date
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
-from tournaments.importers.egf import name_key
 
 from federation.models import AuditEvent, Federation, FideList, FideRating, Player
 from ratings import native_download as native_exports
 from ratings.list_import import ListImportRefused, import_player_list
 from ratings.models import ListStatus, RatingEntry, RatingList, RatingRun
 from tests.realdata_files import need
+from tournaments.importers.egf import name_key
 
 pytestmark = pytest.mark.django_db
 
@@ -256,11 +256,10 @@ def test_the_real_world_list_then_again_then_its_own_export(egf):
     assert third.list_id == listing.pk
     assert RatingList.objects.filter(federation=egf).count() == 1
     # egc2013.h9 (no PINs in it) then finds its players among them by name and country.
-    from tournaments.importers.egf import preview_import
-
     from tournaments.formats import egd_list
     from tournaments.formats import egf as egf_format
     from tournaments.formats.player_lists import collect
+    from tournaments.importers.egf import preview_import
 
     table_path = need("egc2013.h9")
     preview = preview_import(federation=egf, data=table_path.read_bytes(), filename=table_path.name)
@@ -309,9 +308,8 @@ def expected_name_matches(world_rows, table_players) -> int:
     country single out one player of the world list."""
     from collections import Counter
 
-    from tournaments.importers.egf import name_key
-
     from federation.countries import iso_country
+    from tournaments.importers.egf import name_key
 
     keys = Counter((name_key(r.surname, r.given_name), iso_country(r.country)) for r in world_rows)
     return sum(
