@@ -66,9 +66,9 @@ def _peak_bytes(fn) -> int:
     return peak
 
 
-def _plain_bincount(player, values, n):
+def _plain_bincount(player, values, games):
     """The order-dependent sum: what the core would cost without its bit-for-bit guarantee."""
-    return np.bincount(player, weights=values, minlength=n)
+    return np.bincount(player, weights=values, minlength=len(games))
 
 
 def _core_seconds(arrays, params, *, plain: bool = False, repeat: int = 7) -> float:

@@ -401,7 +401,7 @@ def _counted(named, original, opp_r, opp_rd, y, x, r0, params):
     return counted
 
 
-def _sum_by_player(player: np.ndarray, values: np.ndarray, n: int) -> np.ndarray:
+def _sum_by_player(player: np.ndarray, values: np.ndarray, games: np.ndarray) -> np.ndarray:
     """Per-player sums, bit for bit independent of the order of games and players (RULES §7).
 
     Each value is split exactly into two integers on a fixed binary grid (its high part and the
@@ -410,12 +410,13 @@ def _sum_by_player(player: np.ndarray, values: np.ndarray, n: int) -> np.ndarray
     The two totals are combined with one rounding; the part of each value below the grid,
     under 2**-64 of the largest value, is dropped.
     """
+    n = len(games)  # games[i]: how many of the values are player i's
     if len(values) == 0:
         return np.zeros(n)
     largest = float(np.max(np.abs(values)))
     if not np.isfinite(largest):  # a non-finite term makes every order give the same nan/inf
         return np.bincount(player, weights=values, minlength=n)
-    count_bits = int(np.bincount(player, minlength=n).max()).bit_length()
+    count_bits = int(games.max()).bit_length()
     value_bits = math.frexp(largest)[1] if largest > 0 else 0
     scale_bits = 52 - count_bits - value_bits  # |high part| * count < 2**52
     fraction_bits = 52 - count_bits  # |low part| * count < 2**52
@@ -457,8 +458,8 @@ def rate_arrays(a: PeriodArrays, params: Params | None = None) -> PeriodOutcome:
     d1, d2 = game_terms(mu_all[player], (opp_r - 1500.0) / SCALE, opp_rd / SCALE, y, x, params)
 
     games = np.bincount(player, minlength=n)
-    sum_d1 = _sum_by_player(player, d1, n)
-    sum_d2 = _sum_by_player(player, d2, n)
+    sum_d1 = _sum_by_player(player, d1, games)
+    sum_d2 = _sum_by_player(player, d2, games)
     sigma = rd0 / SCALE
     sigma_new = np.sqrt(1.0 / (1.0 / (sigma * sigma) - sum_d2))
     mu_new = mu_all + sigma_new * sigma_new * sum_d1
