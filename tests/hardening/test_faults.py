@@ -13,7 +13,6 @@ import shutil
 import signal
 import socket
 import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -26,9 +25,9 @@ from django.db import connection, connections
 from federation.models import AuditEvent
 from ratings import services
 from ratings.models import ListStatus, RatingList, RatingRun, RunStatus
+from tests import celery_worker
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
-ROOT = Path(__file__).resolve().parents[2]
 FINISHED = [RunStatus.SUCCEEDED, RunStatus.FAILED]
 
 
@@ -175,31 +174,7 @@ def workers(tmp_path, private_redis):
             **extra_env,
         }
         log = open(tmp_path / f"worker{len(started)}.log", "w")  # noqa: SIM115
-        process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "celery",
-                "-A",
-                "federation",
-                "worker",
-                "-Q",
-                "ratings",
-                "-c",
-                "1",
-                "-P",
-                "prefork",
-                "--without-gossip",
-                "--without-mingle",
-                "--without-heartbeat",
-                "-l",
-                "info",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
+        process = celery_worker.start_worker(env, log)
         started.append((process, log))
         return process
 

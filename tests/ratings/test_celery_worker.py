@@ -8,9 +8,7 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import sys
 import time
-from pathlib import Path
 
 import pytest
 from django.conf import settings
@@ -18,9 +16,9 @@ from django.db import connection
 
 from ratings import services, tasks
 from ratings.models import RatingList, RatingRun, RunStatus
+from tests import celery_worker
 
 pytestmark = [pytest.mark.redis, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def _test_database_url() -> str:
@@ -39,31 +37,7 @@ def start_worker(tmp_path):
         app.control.purge()
         env = {**os.environ, "DATABASE_URL": _test_database_url(), **extra_env}
         log = open(tmp_path / f"worker{len(workers)}.log", "w")  # noqa: SIM115
-        process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "celery",
-                "-A",
-                "federation",
-                "worker",
-                "-Q",
-                "ratings",
-                "-c",
-                "1",
-                "-P",
-                "prefork",
-                "--without-gossip",
-                "--without-mingle",
-                "--without-heartbeat",
-                "-l",
-                "info",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
+        process = celery_worker.start_worker(env, log)
         workers.append((process, log))
         return process
 
