@@ -8,14 +8,19 @@ Comparison in the same run: the engine alone on the same input (what the databas
 
 from __future__ import annotations
 
-import io
 import os
 import random
 import subprocess
 import time
 from datetime import date, timedelta
 
-DB_NAME = "fedratings_bench"
+from tests.benchmarks.copy_rows import copy_rows
+
+DB_NAME = "fedratings_bench_runs"
+GAME_COLUMNS = [
+    *("event", "round", "white", "black", "result", "handicap"),
+    *("finished_on", "reported_on", "updated_at"),
+]
 DEFAULT_URL = f"postgres://postgres@127.0.0.1:5432/{DB_NAME}"
 
 
@@ -54,44 +59,16 @@ def _prepare_database() -> bool:
     return True
 
 
-def _copy(table: str, columns: list[str], rows) -> None:
-    from django.db import connection
-
-    buffer = io.StringIO()
-    for row in rows:
-        buffer.write("\t".join("\\N" if v is None else str(v) for v in row) + "\n")
-    buffer.seek(0)
-    with (
-        connection.cursor() as cursor,
-        cursor.cursor.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy,
-    ):
-        copy.write(buffer.read())
-
-
 def _players(federation, count: int, rng: random.Random) -> list[int]:
     from federation.models import Player
     from federation.names import fold
 
-    now = "2026-01-01 00:00:00+00"
-    _copy(
-        "federation_player",
-        [
-            "federation_id",
-            "federation_player_id",
-            "surname",
-            "given_name",
-            "country",
-            "club",
-            "grade",
-            "active",
-            "created_at",
-            "updated_at",
-            "surname_folded",
-            "given_name_folded",
-        ],
+    copy_rows(
+        Player,
+        ["federation", "federation_player_id", "surname", "given_name", "country"]
+        + ["surname_folded", "given_name_folded"],
         (
-            (federation.pk, str(i + 1), f"Player{i}", "B", "DE", "", "", "true", now, now)
-            + (fold(f"Player{i}"), fold("B"))
+            (federation.pk, str(i + 1), f"Player{i}", "B", "DE", fold(f"Player{i}"), fold("B"))
             for i in range(count)
         ),
     )
@@ -106,7 +83,7 @@ def bench_iccf(rng: random.Random) -> None:
     from ratings.engines import iccf
     from ratings.runners import iccf as runner
     from ratings.runners.common import Context, base_list_for
-    from tournaments.models import Event
+    from tournaments.models import Event, Game
 
     federation = Federation.objects.create(code="bench-iccf", name="Bench ICCF", system="iccf")
     players = _players(federation, 20_000, rng)
@@ -155,21 +132,7 @@ def bench_iccf(rng: random.Random) -> None:
                 now,
             )
         )
-    _copy(
-        "tournaments_game",
-        [
-            "event_id",
-            "round",
-            "white_id",
-            "black_id",
-            "result",
-            "handicap",
-            "finished_on",
-            "reported_on",
-            "updated_at",
-        ],
-        rows,
-    )
+    copy_rows(Game, GAME_COLUMNS, rows)
     started = time.perf_counter()
     run = services.run_now(federation=federation, period_code="2026Q1")
     total = time.perf_counter() - started
@@ -227,7 +190,7 @@ def bench_egf_history(rng: random.Random) -> None:
     grades = [f"{k}k" for k in range(20, 0, -1)] + [f"{d}d" for d in range(1, 7)]
     for pid in players:
         Player.objects.filter(pk=pid).update(grade=rng.choice(grades))
-    from tournaments.models import Event
+    from tournaments.models import Event, Game
 
     first = date(2016, 1, 2)
     events = Event.objects.bulk_create(
@@ -263,21 +226,7 @@ def bench_egf_history(rng: random.Random) -> None:
                         now,
                     )
                 )
-    _copy(
-        "tournaments_game",
-        [
-            "event_id",
-            "round",
-            "white_id",
-            "black_id",
-            "result",
-            "handicap",
-            "finished_on",
-            "reported_on",
-            "updated_at",
-        ],
-        rows,
-    )
+    copy_rows(Game, GAME_COLUMNS, rows)
     period = periods.period_for("egf", first)
     last = events[-1].end
     started = time.perf_counter()

@@ -130,37 +130,27 @@ def load() -> None:
     from django.db import connection
 
     from federation.models import Federation, Player
+    from federation.names import fold
     from ratings.engines.core.rounding import half_up_int
-    from ratings.models import RatingList, RatingPeriod, RatingRun
-    from tournaments.models import Event
+    from ratings.models import EventRating, RatingEntry, RatingList, RatingPeriod, RatingRun
+    from tests.benchmarks.copy_rows import copy_rows
+    from tournaments.models import Event, Game
 
     call_command("migrate", verbosity=0)
     rng = random.Random(SEED)
     fed = Federation.objects.create(code="bench", name="Bench Federation", system="iccf")
     started = time.perf_counter()
-    with (
-        connection.cursor() as cur,
-        cur.copy(
-            "COPY federation_player (federation_id, federation_player_id, surname, given_name, "
-            "country, club, grade, active, created_at, updated_at) FROM STDIN"
-        ) as copy,
-    ):
-        now = datetime.now(UTC)
-        for i in range(PLAYERS):
-            copy.write_row(
-                (
-                    fed.pk,
-                    str(100000 + i),
-                    _surname(rng),
-                    _surname(rng),
-                    rng.choice(COUNTRIES),
-                    f"Club {rng.randint(1, 300)}",
-                    "",
-                    rng.random() > 0.1,
-                    now,
-                    now,
-                )
-            )
+    names = [(_surname(rng), _surname(rng)) for _ in range(PLAYERS)]
+    copy_rows(
+        Player,
+        ["federation", "federation_player_id", "surname", "given_name", "country", "club"]
+        + ["active", "surname_folded", "given_name_folded"],
+        (
+            (fed.pk, str(100000 + i), surname, given, rng.choice(COUNTRIES))
+            + (f"Club {rng.randint(1, 300)}", rng.random() > 0.1, fold(surname), fold(given))
+            for i, (surname, given) in enumerate(names)
+        ),
+    )
     ids = list(Player.objects.filter(federation=fed).order_by("id").values_list("id", flat=True))
     ratings = {pid: rng.gauss(1800, 200) for pid in ids}
     rds = {pid: rng.uniform(50, 150) for pid in ids}
@@ -186,36 +176,19 @@ def load() -> None:
             ratings[pid] += rng.gauss(0, 15)
             rds[pid] = min(250.0, max(30.0, rds[pid] + rng.uniform(-5, 4)))
         ranked = sorted(ids, key=lambda p: -ratings[p])
-        with (
-            connection.cursor() as cur,
-            cur.copy(
-                "COPY ratings_ratingentry (rating_list_id, player_id, rating, rd, published_rating, "
-                "published_rd, games, total_games, change, previous_rating, provisional, "
-                "half_rating, listed, rank, state) FROM STDIN"
-            ) as copy,
-        ):
-            for rank, pid in enumerate(ranked, start=1):
-                change = None if previous is None else ratings[pid] - before[pid]
-                prior = None if previous is None else before[pid]
-                copy.write_row(
-                    (
-                        rating_list.pk,
-                        pid,
-                        ratings[pid],
-                        rds[pid],
-                        half_up_int(ratings[pid]),
-                        half_up_int(rds[pid]),
-                        rng.randint(0, 12),
-                        rng.randint(12, 400),
-                        change,
-                        prior,
-                        False,
-                        False,
-                        True,
-                        rank,
-                        "{}",
-                    )
-                )
+        copy_rows(
+            RatingEntry,
+            ["rating_list", "player", "rating", "rd", "published_rating", "published_rd"]
+            + ["games", "total_games", "change", "previous_rating", "rank"],
+            (
+                (rating_list.pk, pid, ratings[pid], rds[pid])
+                + (half_up_int(ratings[pid]), half_up_int(rds[pid]))
+                + (rng.randint(0, 12), rng.randint(12, 400))
+                + ((None, None) if previous is None else (ratings[pid] - before[pid], before[pid]))
+                + (rank,)
+                for rank, pid in enumerate(ranked, start=1)
+            ),
+        )
         lists.append((rating_list, run, valid, before))
         previous = rating_list
     events = []
@@ -231,37 +204,20 @@ def load() -> None:
         )
         events.append(event)
         players = rng.sample(ids, EVENT_PLAYERS)
-        with (
-            connection.cursor() as cur,
-            cur.copy(
-                "COPY ratings_eventrating (run_id, event_id, player_id, before, after, games, "
-                "score, details) FROM STDIN"
-            ) as copy,
-        ):
-            for pid in players:
-                copy.write_row(
-                    (run.pk, event.pk, pid, before[pid], before[pid] + 3.0, 4, 2.5, "{}")
-                )
-        with (
-            connection.cursor() as cur,
-            cur.copy(
-                "COPY tournaments_game (event_id, round, white_id, black_id, result, handicap, "
-                "updated_at) FROM STDIN"
-            ) as copy,
-        ):
-            for g in range(GAMES_PER_EVENT):
-                a, b = rng.sample(players, 2)
-                copy.write_row(
-                    (
-                        event.pk,
-                        1 + g % 9,
-                        a,
-                        b,
-                        rng.choice(["1-0", "1/2", "0-1"]),
-                        0,
-                        datetime.now(UTC),
-                    )
-                )
+        copy_rows(
+            EventRating,
+            ["run", "event", "player", "before", "after", "games", "score"],
+            ((run.pk, event.pk, pid, before[pid], before[pid] + 3.0, 4, 2.5) for pid in players),
+        )
+        pairs = [rng.sample(players, 2) for _ in range(GAMES_PER_EVENT)]
+        copy_rows(
+            Game,
+            ["event", "round", "white", "black", "result", "handicap"],
+            (
+                (event.pk, 1 + g % 9, a, b, rng.choice(["1-0", "1/2", "0-1"]), 0)
+                for g, (a, b) in enumerate(pairs)
+            ),
+        )
     RatingList.objects.filter(federation=fed).update(
         status="published", published_at=datetime.now(UTC)
     )

@@ -7,8 +7,28 @@ from typing import Any
 
 from ratings.engines.core import jsonio
 from ratings.engines.core.errors import EngineInputError
-from ratings.engines.iccf.rate import _number, _result, rate_period
-from ratings.engines.iccf.types import Game, Params, Player, PlayerResult, Substitution
+from ratings.engines.core.rounding import half_up_int
+from ratings.engines.iccf.rate import (
+    _number,
+    _result,
+    bulk_arrays,
+    rate_arrays,
+    rate_period,
+    validate_params,
+    with_substitutions,
+)
+from ratings.engines.iccf.types import (
+    Columns,
+    Game,
+    Params,
+    PeriodOutcome,
+    Player,
+    PlayerResult,
+    Substitution,
+)
+
+_PLAYER_KEYS = frozenset(("id", "rating", "rd", "unrated", "fide"))
+_GAME_KEYS = frozenset(f.name for f in fields(Game))
 
 
 def _optional(entry: dict, key: str, where: str) -> float | None:
@@ -97,24 +117,109 @@ def _result_to_json(result: PlayerResult) -> dict:
 
 
 def run_json(data: Any) -> dict:
+    """The period's results. Entries of the usual shape are read column by column straight into
+    arrays; any other input is read entry by entry, which names the first bad entry. Both give
+    the same output, or the same error, for every input (tests/engines/test_iccf_columns.py)."""
     data = jsonio.require_object(data, "input")
     _only_keys(data, {"params", "players", "games", "substitutions"}, "input")
     for key in ("players", "games"):
         if key not in data:
             raise EngineInputError(key, "missing")
     params = _params_from_json(data.get("params"))
-    players = [
-        _player_from_json(p, f"players[{i}]")
-        for i, p in enumerate(jsonio.require_list(data["players"], "players"))
-    ]
-    games = [
-        _game_from_json(g, f"games[{i}]")
-        for i, g in enumerate(jsonio.require_list(data["games"], "games"))
-    ]
+    players = jsonio.require_list(data["players"], "players")
+    games = jsonio.require_list(data["games"], "games")
+    columns = _columns_from_json(players, games)
+    arrays = None if columns is None else bulk_arrays(columns)
+    if arrays is None:
+        return _run_entry_by_entry(data, params)
+    substitutions = _substitutions_from_json(data)
+    validate_params(params)
+    arrays = with_substitutions(arrays, substitutions, _GameSides(columns.white, columns.black))
+    return _outcome_to_json(arrays.ids, rate_arrays(arrays, params))
+
+
+def _run_entry_by_entry(data: dict, params: Params) -> dict:
+    players = [_player_from_json(p, f"players[{i}]") for i, p in enumerate(data["players"])]
+    games = [_game_from_json(g, f"games[{i}]") for i, g in enumerate(data["games"])]
+    results = rate_period(players, games, _substitutions_from_json(data), params)
+    return {"players": [_result_to_json(r) for r in results]}
+
+
+def _substitutions_from_json(data: dict) -> list[Substitution]:
     raw_subs = data.get("substitutions") or []
-    substitutions = [
+    return [
         _substitution_from_json(s, f"substitutions[{i}]")
         for i, s in enumerate(jsonio.require_list(raw_subs, "substitutions"))
     ]
-    results = rate_period(players, games, substitutions, params)
-    return {"players": [_result_to_json(r) for r in results]}
+
+
+def _plain(values: list, kinds: frozenset | set) -> bool:
+    return set(map(type, values)) <= kinds
+
+
+def _columns_from_json(players: list, games: list) -> Columns | None:
+    """Columns of the JSON lists when every entry is an object of the usual shape (known keys;
+    a rated player with rating and RD, an unrated one with neither); None otherwise. The values
+    themselves are checked in bulk by bulk_arrays."""
+    if not (_plain(players, {dict}) and _plain(games, {dict})):
+        return None
+    if not (set().union(*players) <= _PLAYER_KEYS and set().union(*games) <= _GAME_KEYS):
+        return None
+    unrated = [p.get("unrated", False) for p in players]
+    if not _plain(unrated, {bool}):
+        return None
+    rating = [p.get("rating") for p in players]
+    rd = [p.get("rd") for p in players]
+    for player, is_unrated, r, d in zip(players, unrated, rating, rd, strict=True):
+        if ("rating" in player or "rd" in player) if is_unrated else (r is None or d is None):
+            return None
+    return Columns(
+        ids=[p.get("id") for p in players],
+        rating=rating,
+        rd=rd,
+        fide=[p.get("fide") if u else None for p, u in zip(players, unrated, strict=True)],
+        white=[g.get("white") for g in games],
+        black=[g.get("black") for g in games],
+        result=[g.get("result") for g in games],
+        white_start=[g.get("white_start") for g in games],
+        black_start=[g.get("black_start") for g in games],
+    )
+
+
+class _GameSides:
+    """Who sits on each side of game i, for the substitution checks (no Game per game)."""
+
+    def __init__(self, white: list[str], black: list[str]):
+        self.white, self.black = white, black
+
+    def __len__(self) -> int:
+        return len(self.white)
+
+    def __getitem__(self, i: int) -> Game:
+        return Game(self.white[i], self.black[i], 0.0)
+
+
+def _outcome_to_json(ids: tuple[str, ...], out: PeriodOutcome) -> dict:
+    rows = []
+    for pid, rating, rd, games, rated in zip(
+        ids,
+        out.rating.tolist(),
+        out.rd.tolist(),
+        out.games.tolist(),
+        out.rated.tolist(),
+        strict=True,
+    ):
+        if not rated:
+            rows.append({"id": pid, "unrated": True, "games": games})
+            continue
+        rows.append(
+            {
+                "id": pid,
+                "rating": rating,
+                "rd": rd,
+                "published_rating": half_up_int(rating),
+                "published_rd": half_up_int(rd),
+                "games": games,
+            }
+        )
+    return {"players": rows}

@@ -17,6 +17,7 @@ from ratings.engines.core import jsonio
 from ratings.engines.core.errors import EngineInputError
 from ratings.engines.core.rounding import half_up_int
 from ratings.engines.iccf.types import (
+    Columns,
     Game,
     Params,
     PeriodArrays,
@@ -192,6 +193,20 @@ def _inside(values: np.ndarray, raw: list[Any], low: float, high: float) -> bool
     )
 
 
+def columns_of(players: Sequence[Player], games: Sequence[Game]) -> Columns:
+    return Columns(
+        ids=[p.id for p in players],
+        rating=[p.rating for p in players],
+        rd=[p.rd for p in players],
+        fide=[p.fide if p.rating is None else None for p in players],
+        white=[g.white for g in games],
+        black=[g.black for g in games],
+        result=[g.result for g in games],
+        white_start=[g.white_start for g in games],
+        black_start=[g.black_start for g in games],
+    )
+
+
 def to_arrays(
     players: Sequence[Player],
     games: Sequence[Game],
@@ -202,13 +217,17 @@ def to_arrays(
     unusual goes through the entry-by-entry checks, which name the bad entry."""
     params = params or Params()
     validate_params(params)
-    try:
-        arrays = _bulk_arrays(players, games)
-    except (TypeError, ValueError, OverflowError):  # let the detailed checks name the entry
-        arrays = None
+    arrays = bulk_arrays(columns_of(players, games))
     if arrays is None:
         validate_period(players, games, substitutions, params)
-        arrays = _bulk_arrays(players, games, checked=True)
+        arrays = bulk_arrays(columns_of(players, games), checked=True)
+    return with_substitutions(arrays, substitutions, games)
+
+
+def with_substitutions(
+    arrays: PeriodArrays, substitutions: Sequence[Substitution], games: Sequence[Any]
+) -> PeriodArrays:
+    """Rule 6: record whom each substitute replaced (``games``: anything with .white/.black)."""
     index = {pid: i for i, pid in enumerate(arrays.ids)}
     _validate_substitutions(substitutions, games, index)
     for sub in substitutions:
@@ -216,41 +235,42 @@ def to_arrays(
     return arrays
 
 
-def _bulk_arrays(players, games, checked: bool = False) -> PeriodArrays | None:
+def bulk_arrays(c: Columns, checked: bool = False) -> PeriodArrays | None:
     """Arrays of a period, or None when a bulk check fails (``checked``: already validated)."""
-    ids = [p.id for p in players]
+    try:
+        return _bulk_arrays(c, checked)
+    except (TypeError, ValueError, OverflowError):  # let the detailed checks name the entry
+        if checked:
+            raise
+        return None
+
+
+def _bulk_arrays(c: Columns, checked: bool) -> PeriodArrays | None:
+    ids = c.ids
     index = {pid: i for i, pid in enumerate(ids)}
-    raw_rating = [p.rating for p in players]
-    raw_rd = [p.rd for p in players]
-    raw_fide = [p.fide if p.rating is None else None for p in players]
-    white_ids = [g.white for g in games]
-    black_ids = [g.black for g in games]
-    raw_result = [g.result for g in games]
-    raw_white_start = [g.white_start for g in games]
-    raw_black_start = [g.black_start for g in games]
     if not checked and not (
         _plain(ids, frozenset((str,)))
         and len(index) == len(ids)
         and "" not in index
-        and all(_plain(v, _OPTIONAL_NUMBERS) for v in (raw_rating, raw_rd, raw_fide))
-        and _plain(raw_result, _NUMBERS)
-        and all(_plain(v, _OPTIONAL_NUMBERS) for v in (raw_white_start, raw_black_start))
+        and all(_plain(v, _OPTIONAL_NUMBERS) for v in (c.rating, c.rd, c.fide))
+        and _plain(c.result, _NUMBERS)
+        and all(_plain(v, _OPTIONAL_NUMBERS) for v in (c.white_start, c.black_start))
     ):
         return None
-    white, black = _indices(white_ids, index), _indices(black_ids, index)
-    rating, rd, fide = _floats(raw_rating), _floats(raw_rd), _floats(raw_fide)
-    result = np.array(raw_result, dtype=np.float64)
-    white_start, black_start = _floats(raw_white_start), _floats(raw_black_start)
+    white, black = _indices(c.white, index), _indices(c.black, index)
+    rating, rd, fide = _floats(c.rating), _floats(c.rd), _floats(c.fide)
+    result = np.array(c.result, dtype=np.float64)
+    white_start, black_start = _floats(c.white_start), _floats(c.black_start)
     rated = ~np.isnan(rating)
     if not checked and not (
         (white != black).all()
         and np.isin(result, (0.0, 0.5, 1.0)).all()
         and (rated == ~np.isnan(rd)).all()
-        and _inside(rating, raw_rating, *RATING_BOUNDS)
-        and _inside(rd, raw_rd, 1e-300, RD_CEILING)
-        and _inside(fide, raw_fide, *RATING_BOUNDS)
-        and _inside(white_start, raw_white_start, *RATING_BOUNDS)
-        and _inside(black_start, raw_black_start, *RATING_BOUNDS)
+        and _inside(rating, c.rating, *RATING_BOUNDS)
+        and _inside(rd, c.rd, 1e-300, RD_CEILING)
+        and _inside(fide, c.fide, *RATING_BOUNDS)
+        and _inside(white_start, c.white_start, *RATING_BOUNDS)
+        and _inside(black_start, c.black_start, *RATING_BOUNDS)
     ):
         return None
     return PeriodArrays(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -120,6 +121,22 @@ class PlayerExplanation:
     rd: float | None
     published_rating: int | None
     published_rd: int | None
+
+
+@dataclass(frozen=True)
+class Columns:
+    """A period as plain columns, before any check: what both the dataclasses and the JSON
+    contract are turned into on their way to arrays."""
+
+    ids: list[Any]
+    rating: list[Any]
+    rd: list[Any]
+    fide: list[Any]  # None for a rated player (§1.1: his FIDE rating is not used)
+    white: list[Any]
+    black: list[Any]
+    result: list[Any]
+    white_start: list[Any]
+    black_start: list[Any]
 
 
 @dataclass(frozen=True, eq=False)
