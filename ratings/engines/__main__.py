@@ -34,11 +34,11 @@ def main(argv: list[str] | None = None) -> int:
     engine = importlib.import_module(f"ratings.engines.{system}")
     try:
         data = jsonio.loads(_read(path))
-        output = jsonio.dumps(engine.run_json(data))
+        output = jsonio.dumps_bytes(engine.run_json(data))
     except EngineInputError as exc:
         print(str(exc).replace("\n", " "), file=sys.stderr)
         return 2
-    sys.stdout.write(output + "\n")
+    sys.stdout.buffer.write(output + b"\n")
     return 0
 
 

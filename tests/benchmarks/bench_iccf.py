@@ -6,9 +6,15 @@ Run: ``make bench`` or ``python -m tests.benchmarks.run iccf``.
 from __future__ import annotations
 
 import importlib
+import json
 import random
+import statistics
+import subprocess
+import sys
+import tempfile
 import time
 import tracemalloc
+from pathlib import Path
 
 import numpy as np
 
@@ -97,6 +103,78 @@ def _per_game_scaling(params: Params) -> None:
     )
 
 
+# A plain program on the same graph: PyPI's glicko2, one player at a time, as a whole process.
+GLICKO2_CLI = """
+import json, sys
+from collections import defaultdict
+import glicko2
+
+data = json.load(open(sys.argv[1]))
+start = {}
+for p in data["players"]:
+    if p.get("unrated"):
+        start[p["id"]] = (p.get("fide") or 1800.0, 250.0)
+    else:
+        start[p["id"]] = (p["rating"], p["rd"])
+seen = defaultdict(lambda: ([], [], []))
+for g in data["games"]:
+    for me, other, score in ((g["white"], g["black"], g["result"]), (g["black"], g["white"], 1 - g["result"])):
+        ratings, rds, scores = seen[me]
+        ratings.append(start[other][0])
+        rds.append(start[other][1])
+        scores.append(score)
+out = []
+for pid, (rating, rd) in start.items():
+    player = glicko2.Player(rating=rating, rd=rd)
+    if pid in seen:
+        player.update_player(*seen[pid])
+    out.append({"id": pid, "rating": player.rating, "rd": player.rd})
+json.dump({"players": out}, sys.stdout)
+"""
+
+
+def _contract_json(players, games, subs) -> dict:
+    def player(p):
+        if p.rating is None:
+            return {"id": p.id, "unrated": True} | ({} if p.fide is None else {"fide": p.fide})
+        return {"id": p.id, "rating": p.rating, "rd": p.rd}
+
+    def game(g):
+        row = {"white": g.white, "black": g.black, "result": g.result}
+        return row if g.white_start is None else row | {"white_start": g.white_start}
+
+    return {
+        "players": [player(p) for p in players],
+        "games": [game(g) for g in games],
+        "substitutions": [{"game": s.game, "side": s.side, "replaces": s.replaces} for s in subs],
+    }
+
+
+def _process_seconds(argv: list[str], repeat: int = 5) -> float:
+    """Median wall time of the whole process (start-up, reading, rating, writing)."""
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, cwd=ROOT)
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
+def _command_lines(players, games, subs) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        data = Path(tmp) / "period.json"
+        data.write_text(json.dumps(_contract_json(players, games, subs)))
+        plain = Path(tmp) / "glicko2_cli.py"
+        plain.write_text(GLICKO2_CLI)
+        print(f"command lines on {data.stat().st_size / 2**20:.1f} MiB of JSON (median of 5)")
+        ours = _process_seconds([sys.executable, "-m", "ratings.engines", "iccf", str(data)])
+        theirs = _process_seconds([sys.executable, str(plain), str(data)])
+        emit("iccf_cli", ours, "s", "glicko2_cli", theirs)
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
 def main() -> None:
     params = Params()
     players, games, subs = synthetic_period(PLAYERS, GAMES)
@@ -131,6 +209,7 @@ def main() -> None:
     )
     emit("iccf_core_vs_reference", engine * 1e3, "ms", "reference_loop", reference * 1e3)
     _per_game_scaling(params)
+    _command_lines(players, games, subs)
 
     for count in (GAMES // 4, GAMES // 2, GAMES):
         part = to_arrays(players, games[:count], [s for s in subs if s.game < count], params)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from typing import Any
 
 import orjson
@@ -34,8 +33,10 @@ def _parse_float(text: str) -> float:
 
 
 # orjson reads integers beyond 64 bits as floats where the strict reader keeps (or refuses) them:
-# a text with such a run of digits anywhere takes the strict reader.
-_LONG_DIGITS = re.compile(rb"[0-9]{19,}")
+# a text with such a run of digits anywhere takes the strict reader. (Every digit turned into a
+# zero, then one substring search: several times faster than a regular expression.)
+_DIGITS_TO_ZERO = bytes.maketrans(b"123456789", b"000000000")
+_LONG_DIGITS = b"0" * 19
 
 
 def loads(text: str | bytes) -> Any:
@@ -45,7 +46,7 @@ def loads(text: str | bytes) -> Any:
     differently (long digit runs), goes through the strict reader, which decides and words the
     error, so both give the same value or the same message."""
     raw = text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
-    if not _LONG_DIGITS.search(raw):
+    if _LONG_DIGITS not in raw.translate(_DIGITS_TO_ZERO):
         try:
             return orjson.loads(raw)
         except orjson.JSONDecodeError:
@@ -74,7 +75,18 @@ def _strict_loads(text: str | bytes) -> Any:
 
 
 def dumps(data: Any) -> str:
+    """The canonical text (run records digest it: its formatting must not change)."""
     return json.dumps(data, ensure_ascii=False, allow_nan=False)
+
+
+def dumps_bytes(data: Any) -> bytes:
+    """The same document, formatted compactly and several times faster: the command lines'
+    output, which readers parse. Whatever orjson cannot write (integers beyond 64 bits) is
+    written by ``dumps``."""
+    try:
+        return orjson.dumps(data)
+    except orjson.JSONEncodeError:
+        return dumps(data).encode()
 
 
 def require_object(value: Any, where: str) -> dict:

@@ -2,6 +2,8 @@
 
 from decimal import ROUND_HALF_UP, Context, Decimal
 
+import numpy as np
+
 _ONE = Decimal("1")
 _CENT = Decimal("0.01")
 # Enough digits for any finite float (up to 1.8e308): the default 28 would make quantize raise
@@ -15,3 +17,20 @@ def half_up_int(x: float) -> int:
 
 def half_up_2(x: float) -> float:
     return float(Decimal(repr(float(x))).quantize(_CENT, rounding=ROUND_HALF_UP, context=_WIDE))
+
+
+def half_up_ints(values: np.ndarray) -> list[int]:
+    """half_up_int of each value. For 0.5 <= x < 2**52 that is floor(x + 0.5) exactly: 0.5 lies
+    on x's binary grid, so the sum is exact unless it crosses a power of two 2**k, where it
+    rounds to within [2**k, 2**k + 0.5] and floor still gives 2**k; and repr(x) ends in ".5"
+    exactly when x is k + 0.5. Below 0.5 it is 0 (x + 0.5 could round up to 1 there). Anything
+    else (negative, huge, non-finite) takes half_up_int."""
+    values = np.asarray(values, dtype=np.float64)
+    fast = (values >= 0) & (values < 2.0**52)  # False for NaN
+    rounded = np.floor(np.where(fast, values, 0.0) + 0.5)
+    rounded[values < 0.5] = 0.0
+    result = rounded.astype(np.int64).tolist()
+    if not fast.all():
+        for i in np.flatnonzero(~fast).tolist():
+            result[i] = half_up_int(values[i])
+    return result

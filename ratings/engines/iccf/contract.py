@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import fields
+from operator import itemgetter
 from typing import Any
+
+import numpy as np
 
 from ratings.engines.core import jsonio
 from ratings.engines.core.errors import EngineInputError
-from ratings.engines.core.rounding import half_up_int
+from ratings.engines.core.rounding import half_up_ints
 from ratings.engines.iccf.rate import (
     _number,
     _result,
@@ -29,6 +32,8 @@ from ratings.engines.iccf.types import (
 
 _PLAYER_KEYS = frozenset(("id", "rating", "rd", "unrated", "fide"))
 _GAME_KEYS = frozenset(f.name for f in fields(Game))
+_GAME_NEEDS = ("white", "black", "result")
+_SUBSTITUTION_KEYS = frozenset(f.name for f in fields(Substitution))
 
 
 def _optional(entry: dict, key: str, where: str) -> float | None:
@@ -93,7 +98,7 @@ def _game_from_json(raw: Any, where: str) -> Game:
 
 def _substitution_from_json(raw: Any, where: str) -> Substitution:
     raw = jsonio.require_object(raw, where)
-    _only_keys(raw, {f.name for f in fields(Substitution)}, where)
+    _only_keys(raw, _SUBSTITUTION_KEYS, where)
     for key in ("game", "side", "replaces"):
         if key not in raw:
             raise EngineInputError(f"{where}.{key}", "missing")
@@ -163,7 +168,8 @@ def _columns_from_json(players: list, games: list) -> Columns | None:
     themselves are checked in bulk by bulk_arrays."""
     if not (_plain(players, {dict}) and _plain(games, {dict})):
         return None
-    if not (set().union(*players) <= _PLAYER_KEYS and set().union(*games) <= _GAME_KEYS):
+    game_keys = set().union(*games)
+    if not (set().union(*players) <= _PLAYER_KEYS and game_keys <= _GAME_KEYS):
         return None
     unrated = [p.get("unrated", False) for p in players]
     if not _plain(unrated, {bool}):
@@ -173,17 +179,25 @@ def _columns_from_json(players: list, games: list) -> Columns | None:
     for player, is_unrated, r, d in zip(players, unrated, rating, rd, strict=True):
         if ("rating" in player or "rd" in player) if is_unrated else (r is None or d is None):
             return None
+    try:  # a game without one of these is read entry by entry, which names it
+        white, black, result = (list(map(itemgetter(key), games)) for key in _GAME_NEEDS)
+    except KeyError:
+        return None
     return Columns(
         ids=[p.get("id") for p in players],
         rating=rating,
         rd=rd,
         fide=[p.get("fide") if u else None for p, u in zip(players, unrated, strict=True)],
-        white=[g.get("white") for g in games],
-        black=[g.get("black") for g in games],
-        result=[g.get("result") for g in games],
-        white_start=[g.get("white_start") for g in games],
-        black_start=[g.get("black_start") for g in games],
+        white=white,
+        black=black,
+        result=result,
+        white_start=_optional_column(games, game_keys, "white_start"),
+        black_start=_optional_column(games, game_keys, "black_start"),
     )
+
+
+def _optional_column(games: list[dict], present: set[str], key: str) -> list:
+    return [g.get(key) for g in games] if key in present else [None] * len(games)
 
 
 class _GameSides:
@@ -201,12 +215,16 @@ class _GameSides:
 
 def _outcome_to_json(ids: tuple[str, ...], out: PeriodOutcome) -> dict:
     rows = []
-    for pid, rating, rd, games, rated in zip(
+    published_rating = half_up_ints(np.where(out.rated, out.rating, 0.0))
+    published_rd = half_up_ints(np.where(out.rated, out.rd, 0.0))
+    for pid, rating, rd, games, rated, shown_rating, shown_rd in zip(
         ids,
         out.rating.tolist(),
         out.rd.tolist(),
         out.games.tolist(),
         out.rated.tolist(),
+        published_rating,
+        published_rd,
         strict=True,
     ):
         if not rated:
@@ -217,8 +235,8 @@ def _outcome_to_json(ids: tuple[str, ...], out: PeriodOutcome) -> dict:
                 "id": pid,
                 "rating": rating,
                 "rd": rd,
-                "published_rating": half_up_int(rating),
-                "published_rd": half_up_int(rd),
+                "published_rating": shown_rating,
+                "published_rd": shown_rd,
                 "games": games,
             }
         )
