@@ -38,7 +38,11 @@ def main(argv: list[str] | None = None) -> int:
     except EngineInputError as exc:
         print(str(exc).replace("\n", " "), file=sys.stderr)
         return 2
-    sys.stdout.buffer.write(output + b"\n")
+    stream = getattr(sys.stdout, "buffer", None)  # a text stream in place of stdout has none
+    if stream is None:
+        sys.stdout.write(output.decode() + "\n")
+    else:
+        stream.write(output + b"\n")
     return 0
 
 
