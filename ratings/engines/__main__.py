@@ -5,6 +5,7 @@ Bad input exits with status 2, one line on stderr naming the entry, nothing on s
 
 from __future__ import annotations
 
+import gc
 import importlib
 import sys
 
@@ -32,12 +33,19 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     system, path = args
     engine = importlib.import_module(f"ratings.engines.{system}")
+    # Millions of small acyclic objects (the decoded document, the columns, the output) would
+    # set off the cycle collector again and again for nothing: 15 % of a large EGF history.
+    collecting = gc.isenabled()
+    gc.disable()
     try:
         data = jsonio.loads(_read(path))
         output = jsonio.dumps_bytes(engine.run_json(data))
     except EngineInputError as exc:
         print(str(exc).replace("\n", " "), file=sys.stderr)
         return 2
+    finally:
+        if collecting:
+            gc.enable()
     stream = getattr(sys.stdout, "buffer", None)  # a text stream in place of stdout has none
     if stream is None:
         sys.stdout.write(output.decode() + "\n")

@@ -7,13 +7,19 @@ Run: python -m tests.benchmarks.run egf   (or `make bench` for all benchmarks)
 from __future__ import annotations
 
 import os
+import statistics
+import subprocess
+import sys
+import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
+import orjson
 
 from ratings.engines import egf
 from ratings.engines.egf import reference as reference
+from tests.benchmarks.report import emit
 from tournaments.formats import egf as h9
 
 TOURNAMENTS = 20_000
@@ -73,6 +79,67 @@ def _best(runs: int, function, *args):
     return min(t for t, _ in timings), timings[-1][1]
 
 
+# The scalar reference as a whole process on the same file: the plain way to rate the contract.
+REFERENCE_CLI = """
+import json, sys
+from ratings.engines.egf import reference
+from ratings.engines.egf.contract import tournaments_from_json
+
+data = json.load(open(sys.argv[1]))
+changes = reference.rate_history(tournaments_from_json(data["tournaments"]))
+out = [
+    {"id": c.id, "players": [
+        {"id": p.id, "before": p.before, "after": p.after, "games": p.games} for p in c.players
+    ]}
+    for c in changes
+]
+json.dump({"tournaments": out}, sys.stdout)
+"""
+
+
+def _contract_json(history: list[egf.Tournament]) -> bytes:
+    return orjson.dumps(
+        {
+            "tournaments": [
+                {
+                    "id": t.id,
+                    "class": t.tournament_class,
+                    "players": [{"id": p.id, "grade": p.grade} for p in t.players],
+                    "games": [
+                        {"white": g.white, "black": g.black, "result": g.result}
+                        | ({"handicap": g.handicap} if g.handicap else {})
+                        for g in t.games
+                    ],
+                }
+                for t in history
+            ]
+        }
+    )
+
+
+def _process_seconds(argv: list[str], repeat: int) -> float:
+    """Median wall time of the whole process (start-up, reading, rating, writing)."""
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}  # the reference script sits in a temp dir
+        subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, cwd=ROOT, env=env)
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
+def _command_lines(history: list[egf.Tournament]) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        data = Path(tmp) / "history.json"
+        data.write_bytes(_contract_json(history))
+        plain = Path(tmp) / "egf_reference_cli.py"
+        plain.write_text(REFERENCE_CLI)
+        print(f"command lines on {data.stat().st_size / 2**20:.0f} MiB of JSON (median of 3)")
+        ours = _process_seconds([sys.executable, "-m", "ratings.engines", "egf", str(data)], 3)
+        theirs = _process_seconds([sys.executable, str(plain), str(data)], 3)
+        emit("egf_cli", ours, "s", "egf_reference_cli", theirs)
+
+
 def main() -> None:
     history = synthetic_history()
     n_games = sum(len(t.games) for t in history)
@@ -100,7 +167,12 @@ def main() -> None:
     )
     print(f"  targets: < 30 s and >= 10 x; max |after - reference| = {worst:.2e}")
 
-    path = next(p for p in REAL_TABLES if p.exists())
+    _command_lines(history)
+
+    path = next((p for p in REAL_TABLES if p.exists()), None)
+    if path is None:
+        print(f"egc2013.h9 parse skipped: not found in {', '.join(map(str, REAL_TABLES))}")
+        return
     data = path.read_bytes()
     runs = [_timed(h9.parse_table, data, filename=path.name)[0] for _ in range(5)]
     table = h9.parse_table(data, filename=path.name)

@@ -6,7 +6,8 @@ from typing import Any
 
 from ratings.engines.core import jsonio
 from ratings.engines.core.errors import EngineInputError
-from ratings.engines.egf.rate import rate_history
+from ratings.engines.egf.columns import arrays_from_json, rated_to_json
+from ratings.engines.egf.rate import history_arrays, rate_arrays
 from ratings.engines.egf.types import DEFAULT_PARAMS, EPSILON, Game, Params, PlayerEntry, Tournament
 
 
@@ -97,21 +98,14 @@ def tournaments_from_json(data: Any) -> tuple[Tournament, ...]:
 
 
 def run_json(data: dict) -> dict:
-    """The contract of ``python -m ratings.engines egf INPUT.json``."""
+    """The contract of ``python -m ratings.engines egf INPUT.json``. A history of the usual
+    shape is read column by column (egf.columns); any other is read entry by entry, which
+    names what is wrong."""
     data = jsonio.require_object(data, "input")
     if "tournaments" not in data:
         raise EngineInputError("input", "missing 'tournaments'")
     params = params_from_json(data.get("params"))
-    changes = rate_history(tournaments_from_json(data["tournaments"]), params)
-    return {
-        "tournaments": [
-            {
-                "id": change.id,
-                "players": [
-                    {"id": p.id, "before": p.before, "after": p.after, "games": p.games}
-                    for p in change.players
-                ],
-            }
-            for change in changes
-        ]
-    }
+    arrays = arrays_from_json(data["tournaments"])
+    if arrays is None:
+        arrays = history_arrays(tournaments_from_json(data["tournaments"]))
+    return rated_to_json(rate_arrays(arrays, params))
