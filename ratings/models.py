@@ -359,9 +359,15 @@ class RatingEntry(ConstraintErrorsOnFields, models.Model):
 class EventRating(FrozenWithRunMixin, ConstraintErrorsOnFields, models.Model):
     """A player's rating before and after one event of a run: the history players browse."""
 
-    run = models.ForeignKey(RatingRun, on_delete=models.CASCADE, related_name="event_ratings")
+    # No single-column indexes on run and player: the unique (run, event, player) and the
+    # (player, run) index lead with them (a run writes 400,000 rows; each index costs).
+    run = models.ForeignKey(
+        RatingRun, on_delete=models.CASCADE, related_name="event_ratings", db_index=False
+    )
     event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="event_ratings")
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="event_ratings")
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="event_ratings", db_index=False
+    )
     before = models.FloatField(null=True, blank=True)
     after = models.FloatField()
     before_rd = models.FloatField(null=True, blank=True)

@@ -39,7 +39,8 @@ def main(argv: list[str] | None = None) -> int:
     gc.disable()
     try:
         data = jsonio.loads(_read(path))
-        output = jsonio.dumps_bytes(engine.run_json(data))
+        # canonical bytes: an exported run's input prints exactly its stored output
+        output = jsonio.dumps(engine.run_json(data)).encode()
     except EngineInputError as exc:
         print(str(exc).replace("\n", " "), file=sys.stderr)
         return 2

@@ -5,7 +5,8 @@ started; rule 6 substitutions are passed through to the engine."""
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections import defaultdict
+
+import numpy as np
 
 from ratings.engines.core.months import add_months
 from ratings.fide_checks import as_report, fide_checks
@@ -139,22 +140,27 @@ def _start_ratings(ctx: Context, events, fide: dict[int, int]) -> dict[int, dict
     return result
 
 
+def _per_event_player(games: list) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(event id, player id, games, score) of every player at every event of the period, in
+    (event, player) order: one array pass over both sides of every game. The games themselves
+    are not stored again: they are in the run's stored input (explain reads them there)."""
+    if not games:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, empty, np.zeros(0)
+    event = np.fromiter((g[1] for g in games), np.int64, len(games))
+    white = np.fromiter((g[2] for g in games), np.int64, len(games))
+    black = np.fromiter((g[3] for g in games), np.int64, len(games))
+    white_score = np.fromiter((score_of(g[4]) for g in games), np.float64, len(games))
+    pairs = np.stack((np.concatenate((event, event)), np.concatenate((white, black))), axis=1)
+    scores = np.concatenate((white_score, 1.0 - white_score))
+    keys, slot, counts = np.unique(pairs, axis=0, return_inverse=True, return_counts=True)
+    # scores are 0, 0.5 and 1: every partial sum is exact, so the order of adding is irrelevant
+    totals = np.bincount(slot.ravel(), weights=scores, minlength=len(keys))
+    return keys[:, 0], keys[:, 1], counts, totals
+
+
 def interpret(prepared: Prepared, output: dict) -> Outcome:
     base = prepared.extra["base"]
-    replaced = {
-        (game_id, side): replaces for game_id, side, replaces in prepared.extra["substitutions"]
-    }
-    per_event: dict[tuple[int, int], list] = defaultdict(list)
-    for game_id, event_id, white, black, result, *_ in prepared.extra["games"]:
-        s = score_of(result)
-        per_event[(event_id, white)].append([game_id, black, s, "white"])
-        per_event[(event_id, black)].append([game_id, white, 1 - s, "black"])
-        if replaced:
-            for side, player in (("white", white), ("black", black)):
-                if (game_id, side) in replaced:
-                    per_event[(event_id, player)][-1].append(
-                        {"substitute_for": replaced[(game_id, side)]}
-                    )
     entries, after = [], {}
     for row in output["players"]:
         if row.get("unrated"):
@@ -174,7 +180,8 @@ def interpret(prepared: Prepared, output: dict) -> Outcome:
             )
         )
     event_ratings = []
-    for (event_id, pid), rows in per_event.items():
+    columns = _per_event_player(prepared.extra["games"])
+    for event_id, pid, count, score in zip(*(c.tolist() for c in columns), strict=True):
         rating_after = after.get(pid)
         if rating_after is None:
             continue
@@ -185,14 +192,12 @@ def interpret(prepared: Prepared, output: dict) -> Outcome:
                 pid,
                 entry.rating if entry else None,
                 rating_after[0],
-                len(rows),
+                count,
                 entry.rd if entry else None,
                 rating_after[1],
-                sum(r[2] for r in rows),
-                {"games": rows},
+                score,
             )
         )
-    event_ratings.sort(key=lambda r: (r.event_id, r.player_id))
     return Outcome(
         entries,
         event_ratings,

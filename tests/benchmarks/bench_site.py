@@ -33,6 +33,8 @@ import urllib.parse
 from http.client import HTTPConnection
 from pathlib import Path
 
+from tests.benchmarks.report import emit
+
 ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = 100_000
 LISTS = 20
@@ -329,10 +331,22 @@ def bounded_load(port: int, requests: list[tuple[str, str]], clients: int) -> di
     return results
 
 
+# Each page's BENCH name (None: printed in the table only). The page cache is off in the
+# benchmark's settings, so every request renders cold, the same URL or not.
+FLOOR = "floor (minimal Django view)"
+BENCH_NAMES = {
+    FLOOR: "minimal_view_p95",
+    "list, first page": "page_list_cold_p95",
+    "list, deep page (rank > 90,000)": "page_deep_cold_p95",
+    "player page (20 lists of history)": "page_player_cold_p95",
+    "API list, first page": "api_list_cold_p95",
+}
+
+
 def _pages(period: str, rng: random.Random) -> dict[str, callable]:
     base = f"/federations/bench/lists/{period}/"
     return {
-        "floor (minimal Django view)": lambda: "/bench-floor/",
+        FLOOR: lambda: "/bench-floor/",
         "list, first page": lambda: base,
         "list, deep page (rank > 90,000)": lambda: f"{base}?after={rng.randint(90_000, 99_900)}",
         "list, by rating ascending, deep": lambda: (
@@ -344,7 +358,65 @@ def _pages(period: str, rng: random.Random) -> dict[str, callable]:
         "player page (20 lists of history)": lambda: (
             f"/federations/bench/players/{100000 + rng.randrange(PLAYERS)}/"
         ),
+        "API list, first page": lambda: f"/api/v1/federations/bench/lists/{period}/",
     }
+
+
+# The CSV export's floor: PostgreSQL writing the same rows and columns as CSV itself.
+COPY_SQL = """
+COPY (
+  SELECT e.rank, p.federation_player_id, p.surname, p.given_name, p.country, p.club,
+         e.published_rating, e.published_rd, e.games, e.published_change,
+         CASE WHEN e.provisional THEN 'P' WHEN e.half_rating THEN 'H' ELSE '' END
+  FROM ratings_ratingentry e
+  JOIN federation_player p ON p.id = e.player_id
+  JOIN ratings_ratinglist l ON l.id = e.rating_list_id
+  JOIN ratings_ratingperiod r ON r.id = l.period_id
+  WHERE r.code = %s AND l.status = 'published'
+  ORDER BY e.rank
+) TO STDOUT WITH (FORMAT csv, HEADER)
+"""
+
+
+def _download_seconds(port: int, url: str) -> tuple[float, int]:
+    conn = HTTPConnection("127.0.0.1", port, timeout=120)
+    started = time.perf_counter()
+    conn.request("GET", url)
+    response = conn.getresponse()
+    size = len(response.read())
+    elapsed = time.perf_counter() - started
+    conn.close()
+    if response.status != 200:
+        raise RuntimeError(f"{response.status} {url}")
+    return elapsed, size
+
+
+def _copy_seconds(url: str, period: str) -> tuple[float, int]:
+    import psycopg
+
+    with psycopg.connect(url) as conn, conn.cursor() as cur:
+        started = time.perf_counter()
+        size = 0
+        with cur.copy(COPY_SQL, (period,)) as copy:
+            for chunk in copy:
+                size += len(chunk)
+        return time.perf_counter() - started, size
+
+
+def measure_export(port: int, url: str, period: str) -> None:
+    """The whole CSV export of the 100,000-row list against COPY of the same rows (median of 3,
+    alternating)."""
+    export, floor = [], []
+    for _ in range(3):
+        export.append(_download_seconds(port, f"/federations/bench/lists/{period}/export.csv"))
+        floor.append(_copy_seconds(url, period))
+    value = statistics.median(t for t, _ in export)
+    vs_value = statistics.median(t for t, _ in floor)
+    print(
+        f"CSV export of the whole list: {value:.3f} s ({export[0][1]:,} bytes); "
+        f"COPY TO STDOUT of the same rows: {vs_value:.3f} s ({floor[0][1]:,} bytes)"
+    )
+    emit("csv_export_100k", value * 1e3, "ms", "copy_to_stdout_100k", vs_value * 1e3)
 
 
 def measure(port: int, period: str) -> dict[str, list[float]]:
@@ -363,7 +435,7 @@ def _p95(values: list[float]) -> float:
 
 def report(results: dict[str, list[float]]) -> bool:
     """One line per page, floor first: median and p95, p95 against the floor, both targets."""
-    floor_name = next(n for n in results if n.startswith("floor"))
+    floor_name = FLOOR
     floor_p95 = _p95(results[floor_name])
     ok = True
     print(
@@ -386,6 +458,9 @@ def report(results: dict[str, list[float]]) -> bool:
         f"({REQUESTS_PER_PAGE} requests per page interleaved, {CLIENTS} client threads, "
         "loopback; p95 = 95th percentile)"
     )
+    for name, bench_name in BENCH_NAMES.items():
+        if name != floor_name:
+            emit(bench_name, _p95(results[name]), "ms", BENCH_NAMES[floor_name], floor_p95)
     return ok
 
 
@@ -442,6 +517,7 @@ def main() -> None:
     )
     try:
         results = measure(port, loaded["latest"])
+        measure_export(port, url, loaded["latest"])
     finally:
         stop_server(server)
     print(f"gunicorn: {workers} sync workers on 127.0.0.1:{port}")

@@ -1,7 +1,9 @@
 """URLs of the site benchmark: the real site plus a minimal Django view, the latency floor."""
 
 from django.http import HttpResponse
-from django.urls import include, path
+from django.urls import path
+
+from federation.urls import urlpatterns as site_urlpatterns
 
 
 def floor(request):
@@ -9,7 +11,6 @@ def floor(request):
     return HttpResponse(b"ok", content_type="text/plain")
 
 
-urlpatterns = [
-    path("bench-floor/", floor),
-    path("", include("federation.urls")),
-]
+# The site's own patterns appended (not include()d: they hold i18n_patterns, which Django
+# allows only in the root URLconf).
+urlpatterns = [path("bench-floor/", floor), *site_urlpatterns]

@@ -75,18 +75,9 @@ def _strict_loads(text: str | bytes) -> Any:
 
 
 def dumps(data: Any) -> str:
-    """The canonical text (run records digest it: its formatting must not change)."""
+    """The canonical text: run records digest it and the command lines print it (an exported
+    run's input prints exactly its stored output), so its formatting must not change."""
     return json.dumps(data, ensure_ascii=False, allow_nan=False)
-
-
-def dumps_bytes(data: Any) -> bytes:
-    """The same document, formatted compactly and several times faster: the command lines'
-    output, which readers parse. Whatever orjson cannot write (integers beyond 64 bits) is
-    written by ``dumps``."""
-    try:
-        return orjson.dumps(data)
-    except orjson.JSONEncodeError:
-        return dumps(data).encode()
 
 
 def require_object(value: Any, where: str) -> dict:
