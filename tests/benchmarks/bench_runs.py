@@ -155,6 +155,60 @@ def bench_iccf(rng: random.Random) -> None:
         f"  comparison: the engine alone on the same input (run_json, best of 3): {best:.3f} s"
         f" = {100 * best / total:.1f} % of the end-to-end time"
     )
+    _report_floor(run, engine_input, total)
+
+
+def _report_floor(run, engine_input: dict, total: float) -> None:
+    """The floor of an ICCF period measured the same way: a raw read of the period's games, the
+    engine core on its arrays, and COPY of the rows the run stored into unindexed temporary
+    tables. The run against it is what the site's layers cost."""
+    from django.db import connection, transaction
+
+    from ratings.engines import iccf
+    from ratings.engines.iccf.contract import _columns_from_json
+    from ratings.engines.iccf.rate import bulk_arrays
+    from ratings.models import EventRating, RatingEntry
+    from tests.benchmarks.report import emit
+
+    arrays = bulk_arrays(_columns_from_json(engine_input["players"], engine_input["games"]))
+    entry_columns = ["player_id", "rating", "rd", "published_rating", "published_rd", "games"]
+    event_columns = ["event_id", "player_id", "before", "after", "games", "score"]
+    entries = list(
+        RatingEntry.objects.filter(rating_list=run.rating_list).values_list(*entry_columns)
+    )
+    event_rows = list(EventRating.objects.filter(run=run).values_list(*event_columns))
+    event_ids = list(run.period.federation.events.values_list("id", flat=True))
+    with transaction.atomic(), connection.cursor() as cursor:
+        raw = cursor.cursor
+        started = time.perf_counter()
+        raw.execute(
+            "SELECT id, event_id, white_id, black_id, result, handicap, finished_on, reported_on"
+            " FROM tournaments_game WHERE event_id = ANY(%s) AND reported_on <= %s",
+            (event_ids, run.period.valid_from),
+        )
+        games = raw.fetchall()
+        read = time.perf_counter() - started
+        started = time.perf_counter()
+        iccf.rate_arrays(arrays, iccf.Params())
+        core = time.perf_counter() - started
+        raw.execute(
+            "CREATE TEMP TABLE floor_entries (player_id int, rating float8, rd float8,"
+            " published_rating int, published_rd int, games int);"
+            "CREATE TEMP TABLE floor_events (event_id int, player_id int, before float8,"
+            " after float8, games int, score float8)"
+        )
+        started = time.perf_counter()
+        for table, rows in (("floor_entries", entries), ("floor_events", event_rows)):
+            with raw.copy(f"COPY {table} FROM STDIN") as copy:
+                for row in rows:
+                    copy.write_row(row)
+        write = time.perf_counter() - started
+    floor = read + core + write
+    print(
+        f"  floor: raw read of {len(games):,} games {read:.3f} s + core {core:.3f} s + COPY of "
+        f"{len(entries):,} entries and {len(event_rows):,} event rows {write:.3f} s"
+    )
+    emit("iccf_period_e2e", total, "s", "floor", floor)
 
 
 def _report_stored(run, name: str) -> None:
