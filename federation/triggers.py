@@ -204,6 +204,7 @@ LIST_GUARDS = [
         "INSERT",
         f"(SELECT status FROM ratings_ratinglist WHERE id = NEW.rating_list_id) IN {_FROZEN}",
         "entries of published rating lists are immutable",
+        per_statement=True,  # a run writes 20,000 to 100,000 entries at once
     ),
 ]
 

@@ -40,8 +40,12 @@ def ranked(entries: Sequence[EntryRow]) -> dict[int, int]:
     return {e.player_id: rank for rank, e in enumerate(order, start=1)}
 
 
-def _json(value):
-    return _DUMPS(value) if connection.vendor == "postgresql" else value
+def _json_writer():
+    """How this database takes a JSON value: text for COPY on PostgreSQL, the value elsewhere.
+    Asked once per write (not per row: 400,000 rows), empty objects written without encoding."""
+    if connection.vendor != "postgresql":
+        return lambda value: value
+    return lambda value: _DUMPS(value) if value else "{}"
 
 
 class Previous(NamedTuple):
@@ -64,6 +68,7 @@ def write_entries(
     """The entries with their ranks and changes against `previous`: `change` unrounded,
     `published_change` the difference of the published integers (what readers see)."""
     ranks = ranked(entries)
+    as_json = _json_writer()
     columns = [
         "rating_list_id",
         "player_id",
@@ -99,7 +104,7 @@ def write_entries(
                 e.half_rating,
                 e.listed,
                 ranks.get(e.player_id),
-                _json(e.state),
+                as_json(e.state),
                 *_changes(e, previous.get(e.player_id)),
             )
             for e in entries
@@ -119,6 +124,7 @@ def _changes(entry: EntryRow, before: Previous | None) -> tuple:
 
 
 def write_event_ratings(run: RatingRun, rows: Sequence[EventRatingRow]) -> None:
+    as_json = _json_writer()
     columns = [
         "run_id",
         "event_id",
@@ -145,7 +151,7 @@ def write_event_ratings(run: RatingRun, rows: Sequence[EventRatingRow]) -> None:
                 r.after_rd,
                 r.games,
                 r.score,
-                _json(r.details),
+                as_json(r.details),
             )
             for r in rows
         ),

@@ -203,7 +203,8 @@ def events_for_rating(federation, events_qs, today: date) -> tuple[list[Event], 
     rateable = [
         e for e in events if e.federation_id == federation.pk and e.status in RATEABLE_STATUSES
     ]
-    others = [e for e in events if e not in rateable]
+    taken = {e.pk for e in rateable}  # by key: comparing model instances is O(n) each
+    others = [e for e in events if e.pk not in taken]
     judged = reports_for(
         [
             e

@@ -8,7 +8,9 @@ Comparison in the same run: the engine alone on the same input (what the databas
 
 from __future__ import annotations
 
+import cProfile
 import os
+import pstats
 import random
 import subprocess
 import time
@@ -133,9 +135,15 @@ def bench_iccf(rng: random.Random) -> None:
             )
         )
     copy_rows(Game, GAME_COLUMNS, rows)
+    profile = cProfile.Profile() if os.environ.get("BENCH_PROFILE") == "1" else None
     started = time.perf_counter()
+    if profile is not None:
+        profile.enable()
     run = services.run_now(federation=federation, period_code="2026Q1")
     total = time.perf_counter() - started
+    if profile is not None:  # BENCH_PROFILE=1: where the period's time goes, by function
+        profile.disable()
+        pstats.Stats(profile).sort_stats("tottime").print_stats(20)
     assert run.status == "succeeded", run.error
     stages = run.stage_seconds
     print(
