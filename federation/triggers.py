@@ -12,6 +12,10 @@ from dataclasses import dataclass
 
 UNLOCK_TABLE = "immutability_unlock"
 
+# The tables a rating run writes hundreds of thousands of rows to at once: their costly INSERT
+# guards run once per statement (Guard.per_statement).
+BULK_WRITTEN = ("ratings_eventrating", "ratings_ratingentry")
+
 
 @dataclass(frozen=True)
 class Guard:
@@ -204,7 +208,7 @@ LIST_GUARDS = [
         "INSERT",
         f"(SELECT status FROM ratings_ratinglist WHERE id = NEW.rating_list_id) IN {_FROZEN}",
         "entries of published rating lists are immutable",
-        per_statement=True,  # a run writes 20,000 to 100,000 entries at once
+        per_statement=True,  # BULK_WRITTEN: a run writes 20,000 to 100,000 entries at once
     ),
 ]
 

@@ -14,7 +14,7 @@ every column of every table reachable from a published list is in one of them.
 
 from __future__ import annotations
 
-from federation.triggers import Guard
+from federation.triggers import BULK_WRITTEN, Guard
 
 FROZEN = "('published', 'superseded')"
 MESSAGE = "published rating lists and the rows they are built from are immutable"
