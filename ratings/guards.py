@@ -119,11 +119,6 @@ def _nulled(column: str) -> str:
     return f"(NEW.{column} IS NOT DISTINCT FROM OLD.{column} OR NEW.{column} IS NULL)"
 
 
-# The tables a run writes hundreds of thousands of rows to: their INSERT guard runs once per
-# statement over the inserted rows (federation.triggers.Guard.per_statement).
-BULK_WRITTEN = ("ratings_ratingentry", "ratings_eventrating")
-
-
 def immutability_guards() -> list[Guard]:
     guards = []
     for table, (column, frozen) in CHILDREN.items():
