@@ -23,6 +23,8 @@ from ratings.selectors import SORTS
 # exports.FORMULA_STARTS as a regular expression (PostgreSQL's ~ operator)
 FORMULA_PATTERN = "^[" + "".join("\\-" if c == "-" else c for c in exports.FORMULA_STARTS) + "]"
 
+BLOCK_BYTES = 1 << 16
+
 _TEXT = {
     "fid": "player__federation_player_id",
     "surname": "player__surname",
@@ -101,5 +103,14 @@ def csv_chunks(base: QuerySet[RatingEntry], sort: str, system) -> Iterator[bytes
         connection.cursor() as cursor,
         cursor.cursor.copy(f"COPY ({sql}) TO STDOUT WITH (FORMAT csv)", params) as copy,
     ):
+        # COPY sends a message per row: gathered into blocks, or each row would be a write of
+        # its own through the server to the socket
+        block, size = [], 0
         for chunk in copy:
-            yield line_ends(bytes(chunk))
+            block.append(chunk)
+            size += len(chunk)
+            if size >= BLOCK_BYTES:
+                yield line_ends(b"".join(block))
+                block, size = [], 0
+        if block:
+            yield line_ends(b"".join(block))
