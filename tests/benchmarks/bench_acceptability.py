@@ -12,6 +12,7 @@ import time
 from datetime import date, timedelta
 from decimal import Decimal
 
+from tests.benchmarks.report import emit
 from tournaments.acceptability import check_event
 from tournaments.acceptability.iccf import IccfEventFacts, IccfGameFacts, IccfTimeControl
 from tournaments.acceptability.playchess import PlaychessEventFacts, PlaychessGameFacts
@@ -83,6 +84,7 @@ def _playchess_facts(rows):
 
 def _report(name, size, build, check):
     ratio = check / build if build else float("nan")
+    emit(f"acceptability_{name}_check", check * 1e3, "ms", "building_the_facts", build * 1e3)
     print(
         f"{name:<10} {size:>8} rows   check_event {check * 1e3:8.2f} ms   "
         f"building the facts {build * 1e3:8.2f} ms   ratio check/build {ratio:5.2f}"

@@ -12,6 +12,7 @@ from bisect import bisect_right
 from datetime import date, timedelta
 
 from ratings.periods import iccf_period_for_report, next_period, period_by_code, period_for
+from tests.benchmarks.report import emit
 
 N = 100_000
 
@@ -41,7 +42,7 @@ def main() -> None:
         lambda: [table[bisect_right(starts, d) - 1] for d in days],
     )
     assert fast == ref
-    print(f"  ratio arithmetic / table lookup: {fast_s / ref_s:.2f}")
+    emit("period_for_100k", fast_s * 1e3, "ms", "bisect_table_100k", ref_s * 1e3)
 
     pairs = [(d, d + timedelta(days=rng.randrange(60))) for d in days]
     _timed(

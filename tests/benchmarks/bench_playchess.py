@@ -15,6 +15,7 @@ import numpy as np
 from ratings.engines import playchess as pc
 from ratings.engines.playchess import rate as pc_rate
 from ratings.engines.playchess import reference as ref
+from tests.benchmarks.report import emit
 
 PLAYERS = 20_000
 GAMES = 100_000
@@ -73,6 +74,7 @@ def main() -> None:
     print(f"  of which the array core (best 5): {core_s * 1000:8.1f} ms   {slow_s / core_s:5.1f} x")
     print("  (the rest builds the 120,000 result objects the Django side reads)")
     print(f"max |fast - reference| rating: {worst:.3g}   game counts equal: {same_counts}")
+    emit("playchess_batch", fast_s * 1e3, "ms", "reference_loop", slow_s * 1e3)
 
 
 if __name__ == "__main__":

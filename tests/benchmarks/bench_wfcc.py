@@ -10,6 +10,7 @@ from ratings.engines.wfcc import explain_solver, rate_tournament
 from ratings.engines.wfcc.reference import rate_tournament_reference
 from ratings.engines.wfcc.types import Solver, Tournament, WfccParams
 from ratings.engines.wfcc.validate import validate
+from tests.benchmarks.report import emit
 
 SOLVERS = 500
 RATED = 400
@@ -69,6 +70,7 @@ def main() -> None:
         f"engine alone {(fast_s - check_s) * 1000:.2f} ms vs reference alone "
         f"{(ref_s - check_s) * 1000:.2f} ms, ratio {(ref_s - check_s) / (fast_s - check_s):.1f}x"
     )
+    emit("wfcc_tournament", fast_s * 1e3, "ms", "reference_loop", ref_s * 1e3)
     one_s, _ = best_of(lambda: explain_solver(tournament, "s250"))
     print(
         f"explain_solver    {one_s * 1000:8.2f} ms   (one solver, line recomputed; "
