@@ -232,6 +232,17 @@ def _report_stored(run, name: str) -> None:
         f"{len(record.input_labels):,} B"
     )
     emit(f"{name}_run_stored", record.stored_bytes, "bytes", "raw_json", raw)
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        for table, key in (("ratings_eventrating", "run_id"), ("ratings_ratingentry", None)):
+            where = "run_id = %s" if key else "rating_list_id = %s"
+            value = run.pk if key else run.rating_list_id
+            cursor.execute(
+                f"SELECT count(*), avg(pg_column_size(t.*)) FROM {table} t WHERE {where}", [value]
+            )
+            count, size = cursor.fetchone()
+            print(f"  {table}: {count:,} rows of {float(size):.0f} bytes each (tuple, no indexes)")
 
 
 def _timed(fn) -> float:
