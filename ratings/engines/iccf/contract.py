@@ -13,6 +13,7 @@ from ratings.engines.core.errors import EngineInputError
 from ratings.engines.core.rounding import half_up_ints
 from ratings.engines.iccf.rate import (
     _number,
+    _plain,
     _result,
     bulk_arrays,
     rate_arrays,
@@ -156,10 +157,6 @@ def _substitutions_from_json(data: dict) -> list[Substitution]:
         _substitution_from_json(s, f"substitutions[{i}]")
         for i, s in enumerate(jsonio.require_list(raw_subs, "substitutions"))
     ]
-
-
-def _plain(values: list, kinds: frozenset | set) -> bool:
-    return set(map(type, values)) <= kinds
 
 
 def _columns_from_json(players: list, games: list) -> Columns | None:
