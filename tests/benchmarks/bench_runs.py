@@ -237,7 +237,7 @@ def _report_stored(run, name: str) -> None:
     with connection.cursor() as cursor:
         for table, key in (("ratings_eventrating", "run_id"), ("ratings_ratingentry", None)):
             where = "run_id = %s" if key else "rating_list_id = %s"
-            value = run.pk if key else run.rating_list_id
+            value = run.pk if key else run.rating_list.pk
             cursor.execute(
                 f"SELECT count(*), avg(pg_column_size(t.*)) FROM {table} t WHERE {where}", [value]
             )
