@@ -298,8 +298,14 @@ class RatingList(ConstraintErrorsOnFields, models.Model):
 
 
 class RatingEntry(ConstraintErrorsOnFields, models.Model):
-    rating_list = models.ForeignKey(RatingList, on_delete=models.CASCADE, related_name="entries")
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="rating_entries")
+    # No single-column indexes on rating_list and player: (rating_list, rank), (rating_list,
+    # player) and (player, rating_list) lead with them.
+    rating_list = models.ForeignKey(
+        RatingList, on_delete=models.CASCADE, related_name="entries", db_index=False
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="rating_entries", db_index=False
+    )
     rating = models.FloatField()
     rd = models.FloatField(null=True, blank=True)
     published_rating = models.IntegerField()
