@@ -151,12 +151,13 @@ def _per_event_player(games: list) -> tuple[np.ndarray, np.ndarray, np.ndarray, 
     white = np.fromiter((g[2] for g in games), np.int64, len(games))
     black = np.fromiter((g[3] for g in games), np.int64, len(games))
     white_score = np.fromiter((score_of(g[4]) for g in games), np.float64, len(games))
-    pairs = np.stack((np.concatenate((event, event)), np.concatenate((white, black))), axis=1)
+    # one int64 key per (event, player): ids are database keys, far below 2**31
+    pairs = (np.concatenate((event, event)) << 32) | np.concatenate((white, black))
     scores = np.concatenate((white_score, 1.0 - white_score))
-    keys, slot, counts = np.unique(pairs, axis=0, return_inverse=True, return_counts=True)
+    keys, slot, counts = np.unique(pairs, return_inverse=True, return_counts=True)
     # scores are 0, 0.5 and 1: every partial sum is exact, so the order of adding is irrelevant
-    totals = np.bincount(slot.ravel(), weights=scores, minlength=len(keys))
-    return keys[:, 0], keys[:, 1], counts, totals
+    totals = np.bincount(slot, weights=scores, minlength=len(keys))
+    return keys >> 32, keys & 0xFFFFFFFF, counts, totals
 
 
 def interpret(prepared: Prepared, output: dict) -> Outcome:
