@@ -225,6 +225,7 @@ TRUNCATE_GUARDED = (
 
 def all_guards() -> list[Guard]:
     """Every trigger of the site, reinstalled after each migrate (ratings.apps)."""
+    from federation.references import reference_guards
     from federation.scoping import move_guards, scope_guards
     from federation.triggers import AUDIT_GUARDS, AUDIT_TRUNCATE_GUARDS
 
@@ -235,6 +236,7 @@ def all_guards() -> list[Guard]:
         *scope_guards("ratings"),
         *move_guards(),
         *immutability_guards(),
+        *reference_guards(),
     ]
 
 

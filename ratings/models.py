@@ -299,12 +299,21 @@ class RatingList(ConstraintErrorsOnFields, models.Model):
 
 class RatingEntry(ConstraintErrorsOnFields, models.Model):
     # No single-column indexes on rating_list and player: (rating_list, rank), (rating_list,
-    # player) and (player, rating_list) lead with them.
+    # player) and (player, rating_list) lead with them. The keys are checked by statement
+    # triggers, not per-row constraints (federation.references: a run writes 100,000s of rows).
     rating_list = models.ForeignKey(
-        RatingList, on_delete=models.CASCADE, related_name="entries", db_index=False
+        RatingList,
+        on_delete=models.CASCADE,
+        related_name="entries",
+        db_index=False,
+        db_constraint=False,
     )
     player = models.ForeignKey(
-        Player, on_delete=models.PROTECT, related_name="rating_entries", db_index=False
+        Player,
+        on_delete=models.PROTECT,
+        related_name="rating_entries",
+        db_index=False,
+        db_constraint=False,
     )
     rating = models.FloatField()
     rd = models.FloatField(null=True, blank=True)
@@ -366,13 +375,24 @@ class EventRating(FrozenWithRunMixin, ConstraintErrorsOnFields, models.Model):
     """A player's rating before and after one event of a run: the history players browse."""
 
     # No single-column indexes on run and player: the unique (run, event, player) and the
-    # (player, run) index lead with them (a run writes 400,000 rows; each index costs).
+    # (player, run) index lead with them (a run writes 400,000 rows; each index costs). The keys
+    # are checked by statement triggers, not per-row constraints (federation.references).
     run = models.ForeignKey(
-        RatingRun, on_delete=models.CASCADE, related_name="event_ratings", db_index=False
+        RatingRun,
+        on_delete=models.CASCADE,
+        related_name="event_ratings",
+        db_index=False,
+        db_constraint=False,
     )
-    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="event_ratings")
+    event = models.ForeignKey(
+        Event, on_delete=models.PROTECT, related_name="event_ratings", db_constraint=False
+    )
     player = models.ForeignKey(
-        Player, on_delete=models.PROTECT, related_name="event_ratings", db_index=False
+        Player,
+        on_delete=models.PROTECT,
+        related_name="event_ratings",
+        db_index=False,
+        db_constraint=False,
     )
     before = models.FloatField(null=True, blank=True)
     after = models.FloatField()

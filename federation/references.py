@@ -1,0 +1,97 @@
+"""Foreign keys the database checks once per statement instead of once per row.
+
+A rating run writes 400,000 event ratings at once; PostgreSQL checks a foreign-key constraint
+row by row (three lookups and row locks per event rating at commit: seconds). The bulk-written
+tables therefore declare those keys with ``db_constraint=False`` and the database enforces them
+with the triggers below, generated from the models (one home: the field's declaration):
+
+- INSERT into the referring table: every referenced row exists (per statement on PostgreSQL for
+  the bulk-written tables, over the distinct keys inserted);
+- UPDATE of the referring column: the new referenced row exists;
+- DELETE of a referenced row, or a change of its id: no row refers to it (the ORM deletes the
+  referring rows of a CASCADE first, and refuses a PROTECT with its own message before that);
+- TRUNCATE of a referenced table (PostgreSQL): refused while rows refer to it.
+
+tests/hardening/test_statement_references.py checks every such key of every model, both ways.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from federation.triggers import BULK_WRITTEN, Guard
+
+MISSING_MESSAGE = "a row must refer to rows that exist"
+REFERRED_MESSAGE = "other rows refer to this row"
+
+
+@dataclass(frozen=True)
+class Reference:
+    table: str  # the referring table
+    column: str
+    target: str  # the referenced table (by its id)
+    null: bool
+
+
+def unconstrained_references() -> list[Reference]:
+    """Every foreign key whose database constraint the triggers replace."""
+    from django.apps import apps
+
+    found = []
+    for model in apps.get_models():
+        for field in model._meta.local_concrete_fields:
+            if field.many_to_one and not field.db_constraint:
+                target = field.related_model._meta
+                if field.target_field.column != "id":
+                    raise ValueError(f"{model._meta.label}.{field.name}: refers to a non-id key")
+                found.append(
+                    Reference(model._meta.db_table, field.column, target.db_table, field.null)
+                )
+    return found
+
+
+def _exists(reference: Reference, key: str) -> str:
+    return f"EXISTS (SELECT 1 FROM {reference.target} WHERE id = {key})"
+
+
+def reference_guards() -> list[Guard]:
+    guards = []
+    for ref in unconstrained_references():
+        name = f"{ref.table}_{ref.column}_ref"
+        missing = f"NOT {_exists(ref, f'NEW.{ref.column}')}"
+        if ref.null:
+            missing = f"NEW.{ref.column} IS NOT NULL AND {missing}"
+        referred = f"EXISTS (SELECT 1 FROM {ref.table} WHERE {ref.column} = OLD.id)"
+        guards += [
+            Guard(
+                f"{name}_insert",
+                ref.table,
+                "INSERT",
+                missing,
+                MISSING_MESSAGE,
+                per_statement=ref.table in BULK_WRITTEN,
+            ),
+            Guard(
+                f"{name}_update",
+                ref.table,
+                "UPDATE",
+                f"NEW.{ref.column} IS DISTINCT FROM OLD.{ref.column} AND {missing}",
+                MISSING_MESSAGE,
+            ),
+            Guard(f"{name}_delete", ref.target, "DELETE", referred, REFERRED_MESSAGE),
+            Guard(
+                f"{name}_rekey",
+                ref.target,
+                "UPDATE",
+                f"NEW.id <> OLD.id AND {referred}",
+                REFERRED_MESSAGE,
+            ),
+            Guard(
+                f"{name}_truncate",
+                ref.target,
+                "TRUNCATE",
+                f"EXISTS (SELECT 1 FROM {ref.table})",
+                REFERRED_MESSAGE,
+            ),
+        ]
+    return guards
