@@ -15,16 +15,26 @@ from django.db.models import Q
 from federation.models import Federation, FideList, FideRating, Player
 from ratings.fide_rule import FideCheck, check, fide_list_date_for
 
+_LISTED_IDS = 1000
+
 
 def fide_checks(
     federation: Federation, player_ids: Iterable[int], iccf_list_date: date
 ) -> dict[int, FideCheck]:
     """The checks of those of ``player_ids`` who declared a FIDE rating or FIDE ID."""
-    declared = list(
-        Player.objects.filter(id__in=list(player_ids))
-        .filter(Q(fide_rating__isnull=False) | ~Q(fide_id=""))
-        .values_list("id", "fide_rating", "fide_id")
-    )
+    wanted = set(player_ids)
+    players = Player.objects.filter(federation=federation)
+    if len(wanted) <= _LISTED_IDS:  # an event's players: by id
+        players = players.filter(id__in=wanted)
+    # else a run's 20,000: the federation's declarations, kept if wanted (20,000 query
+    # parameters cost more than reading those who declared one)
+    declared = [
+        row
+        for row in players.filter(Q(fide_rating__isnull=False) | ~Q(fide_id="")).values_list(
+            "id", "fide_rating", "fide_id"
+        )
+        if row[0] in wanted
+    ]
     target = fide_list_date_for(iccf_list_date)
     fide_list = FideList.objects.filter(federation=federation, valid_from=target).first()
     official: dict[str, int | None] = {}

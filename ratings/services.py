@@ -35,6 +35,7 @@ from ratings.models import (
     RunRecord,
     RunStatus,
 )
+from ratings.output_digest import output_digest as _output_digest
 from ratings.runners.common import Context, Prepared, base_list_for, chain_drafts
 from tournaments.models import EventStatus
 
@@ -224,32 +225,6 @@ def compute_period(federation: Federation, period: RatingPeriod, base_list=_BASE
         "outcome": outcome,
         "stages": stages,
     }
-
-
-def _output_digest(outcome) -> str:
-    return canonical_digest(
-        {
-            "entries": sorted(
-                (
-                    e.player_id,
-                    repr(e.rating),
-                    repr(e.rd),
-                    e.published_rating,
-                    e.published_rd,
-                    e.games,
-                    e.provisional,
-                    e.half_rating,
-                    e.listed,
-                )
-                for e in outcome.entries
-            ),
-            "events": sorted(
-                (r.event_id, r.player_id, repr(r.before), repr(r.after), r.games)
-                for r in outcome.event_ratings
-            ),
-            "norms": sorted((n.event_id, n.player_id, n.title) for n in outcome.norms),
-        }
-    )
 
 
 def execute_run(*, run_id: int) -> RatingRun | None:

@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from federation.models import Federation
 from ratings.models import ListStatus, RatingEntry, RatingList, RatingPeriod
+from ratings.run_rows import EntryRow, EventRatingColumns, EventRatingRow, NormRow
 from tournaments.acceptability_report import events_for_rating
 from tournaments.models import PLAYED_RESULTS, Event, Game
 
@@ -23,42 +24,6 @@ class Context:
     period: RatingPeriod
     base_list: RatingList | None  # the published list this run continues from
     params: dict
-
-
-@dataclass
-class EntryRow:
-    player_id: int
-    rating: float
-    published_rating: int
-    rd: float | None = None
-    published_rd: int | None = None
-    games: int = 0
-    total_games: int = 0
-    provisional: bool = False
-    half_rating: bool = False
-    listed: bool = True
-    state: dict = field(default_factory=dict)
-
-
-@dataclass
-class EventRatingRow:
-    event_id: int
-    player_id: int
-    before: float | None
-    after: float
-    games: int
-    before_rd: float | None = None
-    after_rd: float | None = None
-    score: float | None = None
-    details: dict = field(default_factory=dict)
-
-
-@dataclass
-class NormRow:
-    event_id: int
-    player_id: int
-    title: str
-    at_championship: bool
 
 
 @dataclass
@@ -75,7 +40,7 @@ class Prepared:
 @dataclass
 class Outcome:
     entries: list[EntryRow]
-    event_ratings: list[EventRatingRow]
+    event_ratings: list[EventRatingRow] | EventRatingColumns
     norms: list[NormRow] = field(default_factory=list)
     report: dict = field(default_factory=dict)
 
@@ -127,11 +92,16 @@ class BaseEntry(NamedTuple):
     listed: bool
 
 
-def base_entries(base_list: RatingList | None) -> dict[int, BaseEntry]:
+def base_entries(base_list: RatingList | None, with_state: bool = True) -> dict[int, BaseEntry]:
+    """The entries of the list a run continues from; a system that keeps no state between
+    periods (ICCF) skips decoding 20,000 JSON values."""
     if base_list is None:
         return {}
-    rows = RatingEntry.objects.filter(rating_list=base_list).values_list(*BaseEntry._fields)
-    return {row[0]: BaseEntry(*row) for row in rows}
+    fields = [f for f in BaseEntry._fields if with_state or f != "state"]
+    rows = RatingEntry.objects.filter(rating_list=base_list).values_list(*fields)
+    if with_state:
+        return {row[0]: BaseEntry(*row) for row in rows}
+    return {row[0]: BaseEntry(*row[:4], {}, *row[4:]) for row in rows}
 
 
 def published_lists(federation: Federation) -> list[tuple[date, int]]:

@@ -11,10 +11,9 @@ from federation.models import Player
 from ratings.engines.core.grades import stronger_grade
 from ratings.engines.core.rounding import half_up_int
 from ratings.periods import egf_is_active, egf_tournament_order_key
+from ratings.run_rows import EntryRow, EventRatingRow
 from ratings.runners.common import (
     Context,
-    EntryRow,
-    EventRatingRow,
     Outcome,
     Prepared,
     base_entries,

@@ -12,10 +12,9 @@ from ratings.engines.core.months import add_months
 from ratings.fide_checks import as_report, fide_checks
 from ratings.models import RatingEntry, RatingPeriod
 from ratings.periods import iccf_period_for_report
+from ratings.run_rows import EntryRow, EventRatingColumns
 from ratings.runners.common import (
     Context,
-    EntryRow,
-    EventRatingRow,
     Outcome,
     Prepared,
     base_entries,
@@ -59,7 +58,7 @@ def build(ctx: Context) -> Prepared:
     event_ids = [e.id for e in events]
     games, late = _games_in_period(ctx, event_ids)
     games.sort(key=lambda g: g[0])
-    base = base_entries(ctx.base_list)
+    base = base_entries(ctx.base_list, with_state=False)
     game_ids = {g[0] for g in games}
     substitutions = [
         s
@@ -162,12 +161,14 @@ def _per_event_player(games: list) -> tuple[np.ndarray, np.ndarray, np.ndarray, 
 
 def interpret(prepared: Prepared, output: dict) -> Outcome:
     base = prepared.extra["base"]
-    entries, after = [], {}
+    entries, rated, after, after_rd = [], [], [], []
     for row in output["players"]:
         if row.get("unrated"):
             continue
         pid = int(row["id"])
-        after[pid] = (row["rating"], row["rd"])
+        rated.append(pid)
+        after.append(row["rating"])
+        after_rd.append(row["rd"])
         entry = base.get(pid)
         entries.append(
             EntryRow(
@@ -180,31 +181,46 @@ def interpret(prepared: Prepared, output: dict) -> Outcome:
                 total_games=(entry.total_games if entry else 0) + row["games"],
             )
         )
-    event_ratings = []
-    columns = _per_event_player(prepared.extra["games"])
-    for event_id, pid, count, score in zip(*(c.tolist() for c in columns), strict=True):
-        rating_after = after.get(pid)
-        if rating_after is None:
-            continue
-        entry = base.get(pid)
-        event_ratings.append(
-            EventRatingRow(
-                event_id,
-                pid,
-                entry.rating if entry else None,
-                rating_after[0],
-                count,
-                entry.rd if entry else None,
-                rating_after[1],
-                score,
-            )
-        )
     return Outcome(
         entries,
-        event_ratings,
+        _event_ratings(prepared, np.array(rated, np.int64), after, after_rd),
         report={
             "late_results": prepared.extra["late"][:200],
             "late_count": len(prepared.extra["late"]),
             "fide_checks": prepared.extra["fide_checks"],
         },
     )
+
+
+def _event_ratings(prepared: Prepared, rated: np.ndarray, after, after_rd) -> EventRatingColumns:
+    """Each rated player's rating before and after at every event he played in the period: the
+    per-(event, player) columns joined to the ratings by player id (sorted arrays, no loop)."""
+    event_id, player_id, games, score = _per_event_player(prepared.extra["games"])
+    found, at = _positions(rated, player_id)
+    player_id, at = player_id[found], at[found]
+    base = prepared.extra["base"]
+    base_ids = np.fromiter(base, np.int64, len(base))
+    known, at_base = _positions(base_ids, player_id)
+    before = np.array([e.rating for e in base.values()] + [np.nan], np.float64)
+    before_rd = np.array([np.nan if e.rd is None else e.rd for e in base.values()] + [np.nan])
+    missing = len(base)  # the NaN at the end: no rating before the period
+    at_base = np.where(known, at_base, missing)
+    return EventRatingColumns(
+        event_id=event_id[found],
+        player_id=player_id,
+        before=before[at_base],
+        after=np.array(after, np.float64)[at],
+        games=games[found],
+        before_rd=before_rd[at_base],
+        after_rd=np.array(after_rd, np.float64)[at],
+        score=score[found],
+    )
+
+
+def _positions(ids: np.ndarray, wanted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For each wanted id: whether `ids` (unique, any order) holds it, and at which index."""
+    if len(ids) == 0:
+        return np.zeros(len(wanted), dtype=bool), np.zeros(len(wanted), dtype=np.int64)
+    order = np.argsort(ids)
+    index = order[np.minimum(np.searchsorted(ids[order], wanted), len(ids) - 1)]
+    return ids[index] == wanted, index

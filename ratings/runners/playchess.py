@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections import defaultdict
 
 from federation.models import Player
+from ratings.run_rows import EntryRow, EventRatingRow
 from ratings.runners.common import (
     Context,
-    EntryRow,
-    EventRatingRow,
     Outcome,
     Prepared,
     base_entries,

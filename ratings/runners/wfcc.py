@@ -22,11 +22,9 @@ from ratings.engines.wfcc.titles import NormRecord, propose_title
 from ratings.engines.wfcc.types import Solver, Tournament
 from ratings.models import ListStatus, RatingEntry, SolvingNorm
 from ratings.periods import wfcc_expired, wfcc_next_list_rating, wfcc_period_for_tournament
+from ratings.run_rows import EntryRow, EventRatingRow, NormRow
 from ratings.runners.common import (
     Context,
-    EntryRow,
-    EventRatingRow,
-    NormRow,
     Outcome,
     Prepared,
     base_entries,

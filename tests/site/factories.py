@@ -91,7 +91,7 @@ def make_list(
     """Entries ranked by rating (highest first); `unlisted` players are kept but not shown."""
     from ratings.engines.core.rounding import half_up_int
     from ratings.persistence import previous_entries, write_entries
-    from ratings.runners.common import EntryRow
+    from ratings.run_rows import EntryRow
 
     # Written by hand, not by an engine: like an imported list, it has no engine input to check.
     run = RatingRun.objects.create(

@@ -1,0 +1,137 @@
+"""A run's event ratings go from arrays to the database and to its digest without rows in
+between: the binary COPY stream equals a row-by-row struct encoding, the digest of the columns
+equals the digest of the same rows, and on PostgreSQL the columns written by binary COPY read
+back as the rows the row writer stores."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ratings import binary_copy, persistence
+from ratings.models import EventRating, RatingRun
+from ratings.output_digest import events_json
+from ratings.run_rows import EventRatingColumns
+from tests.factories import make_world
+
+finite = st.floats(allow_nan=False, allow_infinity=False, width=64)
+WIRES = (">i8", ">i4", ">f8", "?")
+
+
+@st.composite
+def columns(draw):
+    rows = draw(st.integers(0, 40))
+    out = []
+    for _ in range(draw(st.integers(1, 6))):
+        wire = draw(st.sampled_from((*WIRES, "jsonb")))
+        if wire == "jsonb":
+            out.append(binary_copy.jsonb_constant(draw(st.sampled_from(["{}", '{"a":1}']))))
+            continue
+        if draw(st.booleans()):  # one value for every row
+            value = {
+                ">i8": st.integers(-(2**63), 2**63 - 1),
+                ">i4": st.integers(-(2**31), 2**31 - 1),
+            }
+            out.append(
+                binary_copy.Column(
+                    wire, draw(value.get(wire, finite if wire == ">f8" else st.booleans()))
+                )
+            )
+            continue
+        element = {
+            ">i8": st.integers(-(2**63), 2**63 - 1),
+            ">i4": st.integers(-(2**31), 2**31 - 1),
+            ">f8": finite,
+            "?": st.booleans(),
+        }[wire]
+        values = np.array(draw(st.lists(element, min_size=rows, max_size=rows)), dtype=wire)
+        null = np.array(draw(st.lists(st.booleans(), min_size=rows, max_size=rows)), dtype=bool)
+        out.append(binary_copy.Column(wire, values, null if draw(st.booleans()) else None))
+    return out, rows
+
+
+@settings(max_examples=200, deadline=None)
+@given(columns())
+def test_binary_copy_stream_equals_the_row_by_row_encoding(case):
+    cols, rows = case
+    assert binary_copy.encode(cols, rows) == binary_copy.reference_encode(cols, rows)
+
+
+def _rows(draw_pairs, before, after, games):
+    pairs = sorted(set(draw_pairs))
+    n = len(pairs)
+    event = np.array([p[0] for p in pairs], np.int64)
+    player = np.array([p[1] for p in pairs], np.int64)
+    shuffle = np.random.default_rng(n).permutation(n)  # any order: the digest sorts
+    return EventRatingColumns(
+        event_id=event[shuffle],
+        player_id=player[shuffle],
+        before=np.array(before[:n] + [math.nan] * (n - len(before[:n])))[shuffle],
+        after=np.array(after[:n] + [1500.0] * (n - len(after[:n])))[shuffle],
+        games=np.array(games[:n] + [1] * (n - len(games[:n])), np.int64)[shuffle],
+        before_rd=np.full(n, math.nan),
+        after_rd=np.full(n, 50.0),
+        score=np.full(n, 0.5),
+    )
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(1, 2**40), st.integers(1, 2**40)), max_size=30),
+    st.lists(st.one_of(finite, st.just(math.nan)), max_size=30),
+    st.lists(finite, max_size=30),
+    st.lists(st.integers(0, 10**6), max_size=30),
+)
+def test_digest_of_columns_equals_the_digest_of_their_rows(pairs, before, after, games):
+    rows = _rows(pairs, before, after, games)
+    assert events_json(rows) == events_json(list(rows))
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db
+def test_binary_copy_writes_what_the_row_writer_writes(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    world = make_world("bc")
+    event = world["tournaments.Event"]
+    players = [p.pk for p in world["players"]]
+    rows = EventRatingColumns(
+        event_id=np.full(len(players), event.pk, np.int64),
+        player_id=np.array(players, np.int64),
+        before=np.array([1812.25, math.nan, -0.0][: len(players)]),
+        after=np.array([1800.0, 1.0e-7, 2**52 + 0.5][: len(players)]),
+        games=np.array([3, 0, 2**31 - 1][: len(players)], np.int64),
+        before_rd=np.array([55.5, math.nan, 1e300][: len(players)]),
+        after_rd=np.array([math.nan, 40.0, 3.0][: len(players)]),
+        score=np.array([2.5, math.nan, 0.0][: len(players)]),
+    )
+    runs = []
+    for form in (rows, list(rows)):  # binary COPY from the columns, then the row writer
+        run = RatingRun.objects.create(
+            federation=event.federation,
+            period=world["ratings.RatingList"].period,
+            status="succeeded",
+        )
+        persistence.write_event_ratings(run, form)
+        runs.append(run)
+    fields = [
+        "event_id",
+        "player_id",
+        "before",
+        "after",
+        "games",
+        "before_rd",
+        "after_rd",
+        "score",
+        "details",
+    ]
+    written = [
+        list(EventRating.objects.filter(run=run).order_by("player_id").values_list(*fields))
+        for run in runs
+    ]
+    assert written[0] == written[1]
+    assert len(written[0]) == len(players)
+    assert written[0][1][2] is None and written[0][1][3] == 1.0e-7
