@@ -39,7 +39,6 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "django_tables2",
     "ninja",  # its own static files for the Swagger UI at /api/v1/docs/ (no CDN)
-    "django_filters",
     "federation",
     "tournaments",
     "ratings",

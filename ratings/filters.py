@@ -1,4 +1,4 @@
-"""Query-string handling of the list page: the filters (django-filter) and the page navigation.
+"""Query-string handling of the list page: the filters and the page navigation (plain forms).
 
 Bad input never reaches the database: each value is validated by a form field, and an invalid
 query string is shown back to the reader as form errors (status 400), never a 500.
@@ -6,9 +6,9 @@ query string is shown back to the reader as form errors (status 400), never a 50
 
 from __future__ import annotations
 
+from functools import cached_property
 from urllib.parse import urlencode
 
-import django_filters
 from django import forms
 from django.core.validators import RegexValidator
 from django.db.models import QuerySet
@@ -25,66 +25,95 @@ GRADE = r"^[0-9A-Za-z]*$"
 _PRINTABLE = RegexValidator(PRINTABLE, _("Control characters are not allowed."))
 
 
-class ListFilterSet(django_filters.FilterSet):
-    """Filters of a rating list; `.qs` is the filtered entries of one list (no order yet)."""
+class _Shared:
+    """A form field shared by every form instance instead of deep-copied into each (Django
+    copies a form's fields per instance: a millisecond a list page). Safe because these forms
+    only validate: nothing changes a field after the class is made, and the page writes its
+    own inputs (templates/ratings/list.html)."""
 
-    q = django_filters.CharFilter(
-        label=_("Name or id"),
-        method="search",
-        max_length=100,
-        validators=[_PRINTABLE],
-    )
-    country = django_filters.CharFilter(
+    def __deepcopy__(self, memo):
+        return self
+
+
+class _Text(_Shared, forms.CharField):
+    pass
+
+
+class _YesNo(_Shared, forms.NullBooleanField):
+    """ "true"/"false" (and True/False, 1/0); anything else reads as "any"."""
+
+
+class _Number(_Shared, forms.IntegerField):
+    pass
+
+
+class _Choice(_Shared, forms.ChoiceField):
+    pass
+
+
+class ListFilterForm(forms.Form):
+    q = _Text(label=_("Name or id"), max_length=100, required=False, validators=[_PRINTABLE])
+    country = _Text(
         label=_("Country"),
-        method="by_country",
         max_length=2,
+        required=False,
         validators=[RegexValidator(COUNTRY, _("A two-letter country code, e.g. DE."))],
-        widget=forms.TextInput(attrs={"size": 3, "autocapitalize": "characters"}),
     )
-    club = django_filters.CharFilter(
-        label=_("Club"), field_name="player__club", max_length=100, validators=[_PRINTABLE]
-    )
-    grade = django_filters.CharFilter(
+    club = _Text(label=_("Club"), max_length=100, required=False, validators=[_PRINTABLE])
+    grade = _Text(
         label=_("Title or grade"),
-        field_name="player__grade",
         max_length=3,
+        required=False,
         validators=[RegexValidator(GRADE, _("Letters and digits only."))],
     )
-    active = django_filters.BooleanFilter(
-        label=_("Active"),
-        field_name="player__active",
-        widget=forms.Select(
-            choices=[("", _("all")), ("true", _("active")), ("false", _("inactive"))]
-        ),
-    )
-
-    class Meta:
-        model = RatingEntry
-        fields: list[str] = []
-
-    def by_country(self, queryset: QuerySet, name: str, value: str) -> QuerySet:
-        return queryset.filter(player__country=value.upper())
-
-    def search(self, queryset: QuerySet, name: str, value: str) -> QuerySet:
-        term = value.strip()
-        if not term:
-            return queryset
-        return queryset.filter(player_name_q(term, prefix="player__"))
+    active = _YesNo(label=_("Active"), required=False)
 
 
-def entries_filterset(data, rating_list) -> ListFilterSet:
+class ListFilters:
+    """The filters of a rating list: `.form` validates the query string, `.qs` is the filtered
+    entries of the list (no order yet), read once the form is valid."""
+
+    def __init__(self, data, queryset: QuerySet[RatingEntry]):
+        self.form = ListFilterForm(data)
+        self.queryset = queryset
+
+    def is_valid(self) -> bool:
+        return self.form.is_valid()
+
+    @property
+    def errors(self):
+        return self.form.errors
+
+    @cached_property
+    def qs(self) -> QuerySet[RatingEntry]:
+        values = self.form.cleaned_data
+        qs = self.queryset
+        if values.get("q") and values["q"].strip():
+            qs = qs.filter(player_name_q(values["q"].strip(), prefix="player__"))
+        if values.get("country"):
+            qs = qs.filter(player__country=values["country"].upper())
+        if values.get("club"):
+            qs = qs.filter(player__club=values["club"])
+        if values.get("grade"):
+            qs = qs.filter(player__grade=values["grade"])
+        if values.get("active") is not None:
+            qs = qs.filter(player__active=values["active"])
+        return qs
+
+
+def entries_filterset(data, rating_list) -> ListFilters:
     base = RatingEntry.objects.filter(rating_list=rating_list, listed=True)
-    return ListFilterSet(data=data, queryset=base)
+    return ListFilters(data, base)
 
 
 class ListNavForm(forms.Form):
     """Sorting and paging: keyset cursors (after/before, a rank) or a page number."""
 
-    sort = forms.ChoiceField(choices=[(k, k) for k in SORTS], required=False)
-    after = forms.IntegerField(min_value=0, max_value=10**9, required=False)
-    before = forms.IntegerField(min_value=0, max_value=10**9, required=False)
-    page = forms.IntegerField(min_value=1, max_value=10**6, required=False)
-    size = forms.IntegerField(min_value=1, max_value=200, required=False)
+    sort = _Choice(choices=[(k, k) for k in SORTS], required=False)
+    after = _Number(min_value=0, max_value=10**9, required=False)
+    before = _Number(min_value=0, max_value=10**9, required=False)
+    page = _Number(min_value=1, max_value=10**6, required=False)
+    size = _Number(min_value=1, max_value=200, required=False)
 
     def clean(self):
         data = super().clean()

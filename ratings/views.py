@@ -105,7 +105,7 @@ def rating_list(request, federation: str, period: str):
         "federation": fed,
         "filterset": filterset,
         "nav": nav,
-        "periods": selectors.period_choices(fed, rating_list.newest_list_id),
+        "periods": selectors.period_options(fed, rating_list.newest_list_id),
         "native_export": systems.of(fed).native_export,
     }
     if not (filterset.is_valid() and nav.is_valid()):

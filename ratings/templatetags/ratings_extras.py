@@ -2,10 +2,11 @@
 
 from django import template
 from django.conf import settings
-from django.urls import translate_url
+from django.urls import NoReverseMatch, reverse, translate_url
+from django.utils.encoding import iri_to_uri
 from django.utils.formats import get_format
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language
+from django.utils.translation import get_language, override
 
 from ratings import systems
 from ratings.engines.core.rounding import half_up_2, half_up_int
@@ -107,9 +108,25 @@ def zip_with(a, b):
 def language_links(context) -> list[tuple[str, str, str, bool]]:
     """(code, name, url of this page in that language, current?) for the language switcher."""
     request = context.get("request")
-    path = request.get_full_path() if request is not None else "/"
     current = get_language()
     return [
-        (code, name, translate_url(path, code), code == current)
+        (code, name, _in_language(request, code), code == current)
         for code, name in settings.LANGUAGES
     ]
+
+
+def _in_language(request, code: str) -> str:
+    """translate_url of the request's page, from the match the request was routed by (the
+    same reverse, without resolving the path again for each language)."""
+    if request is None:
+        return translate_url("/", code)
+    match = request.resolver_match
+    if match is None:  # not routed (a 404 page): what translate_url would do
+        return translate_url(request.get_full_path(), code)
+    try:
+        with override(code):
+            path = reverse(match.view_name, args=match.args, kwargs=match.kwargs)
+    except NoReverseMatch:
+        return request.get_full_path()
+    query = request.META.get("QUERY_STRING", "")
+    return f"{path}?{iri_to_uri(query)}" if query else path

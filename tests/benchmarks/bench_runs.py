@@ -143,7 +143,9 @@ def bench_iccf(rng: random.Random) -> None:
     total = time.perf_counter() - started
     if profile is not None:  # BENCH_PROFILE=1: where the period's time goes, by function
         profile.disable()
-        pstats.Stats(profile).sort_stats(os.environ.get("BENCH_PROFILE_SORT", "tottime")).print_stats(int(os.environ.get("BENCH_PROFILE_LINES", "20")))
+        pstats.Stats(profile).sort_stats(
+            os.environ.get("BENCH_PROFILE_SORT", "tottime")
+        ).print_stats(int(os.environ.get("BENCH_PROFILE_LINES", "20")))
     assert run.status == "succeeded", run.error
     stages = run.stage_seconds
     print(

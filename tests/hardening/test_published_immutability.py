@@ -21,7 +21,7 @@ from django.contrib.auth import get_user_model
 from django.db import DatabaseError, IntegrityError, connection, models, transaction
 
 from federation.models import Federation, Player
-from federation.references import REFERRED_MESSAGE
+from federation.references import MISSING_MESSAGE, REFERRED_MESSAGE
 from federation.scoping import MOVE_MESSAGE, SCOPE_MESSAGE
 from ratings.guards import CHILDREN, FROZEN_COLUMNS, MESSAGE, TRUNCATE_GUARDED
 from ratings.models import (
@@ -147,9 +147,9 @@ def _refused(sql: str, params=()) -> str:
         connection.cursor() as cursor,
     ):
         cursor.execute(sql, params)
-    # A federation column may be refused by the scoping guard first, a truncation of a table
-    # other rows refer to by the references guard (all hold).
-    refusals = (MESSAGE, SCOPE_MESSAGE, MOVE_MESSAGE, REFERRED_MESSAGE)
+    # A federation column may be refused by the scoping guard first, a key moved to no row or a
+    # truncation of a table other rows refer to by the references guards (all hold).
+    refusals = (MESSAGE, SCOPE_MESSAGE, MOVE_MESSAGE, MISSING_MESSAGE, REFERRED_MESSAGE)
     assert any(m in str(refused.value) for m in refusals), (
         sql,
         refused.value,

@@ -53,6 +53,25 @@ def test_every_public_page_renders_in_each_language(client, language):
     assert shown in profile and valid_from.isoformat() in profile  # (the <time> keeps ISO)
 
 
+@pytest.mark.parametrize("language", ["en", "de", "fr"])
+def test_the_switcher_links_where_translate_url_does(client, language):
+    """The switcher reverses the request's own match for each language (no second resolve):
+    the same URLs as Django's translate_url, query string included, on every page."""
+    from django.urls import translate_url
+    from django.utils.translation import override
+
+    from ratings.templatetags.ratings_extras import _in_language
+
+    standard_world()
+    prefix = "" if language == "en" else f"/{language}"
+    for page in [*PAGES, "/federations/fed/lists/2026Q2/?country=D%C3%96&sort=name"]:
+        request = client.get(prefix + page).wsgi_request
+        for code, _ in settings.LANGUAGES:
+            with override(language):
+                expected = translate_url(request.get_full_path(), code)
+                assert _in_language(request, code) == expected, (page, code)
+
+
 def test_decimals_follow_the_reader(client):
     query = {"rating": "2200", "games": "40", "opponents": "2000 1"}
     english = client.get("/what-if/playchess/", query).content.decode()
