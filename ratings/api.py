@@ -169,6 +169,7 @@ def list_entries(request, federation: str, period: str, query: Query[ListQuery])
         raise BadQuery(f"invalid filter: {', '.join(errors)}", errors)
     page = selectors.list_page(
         filterset.qs,
+        rating_list_id=rating_list.pk,
         sort="rank",
         after=query.after,
         size=query.limit,

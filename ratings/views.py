@@ -114,6 +114,7 @@ def rating_list(request, federation: str, period: str):
     filters = filter_params(request.GET)
     page = selectors.list_page(
         filterset.qs,
+        rating_list_id=rating_list.pk,
         sort=sort,
         after=nav.cleaned_data["after"],
         before=nav.cleaned_data["before"],

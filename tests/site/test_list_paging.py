@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from ratings import selectors
 from ratings.engines.core.rounding import half_up_int
 from tests.site.factories import make_federation, make_list, make_period, make_players
 
@@ -256,3 +257,26 @@ def test_no_query_string_gives_a_500(client, big, params):
         if response.streaming:
             b"".join(response.streaming_content)
         assert response.status_code in (200, 302, 400, 404), (url, params)
+
+
+@pytest.mark.parametrize("ascending", [True, False])
+@pytest.mark.parametrize("size", [1, 5, 50])
+def test_the_fixed_keyset_query_gives_the_orm_rows(big, ascending, size):
+    """The hot path's own SQL (selectors._keyset_rows) against the ORM on the same list, from
+    every cursor both ways: the same rows, values (booleans as booleans) and order."""
+    from ratings.models import RatingEntry, RatingList
+
+    rating_list = RatingList.objects.get(federation__code="big")
+    base = RatingEntry.objects.filter(rating_list=rating_list, listed=True)
+    cursors = [*base.values_list("rank", flat=True), 0, 10**6]
+    for bound, cursor in [(None, None), *((b, c) for b in "<>" for c in cursors)]:
+        qs = base
+        if bound:
+            qs = qs.filter(**{"rank__lt" if bound == "<" else "rank__gt": cursor})
+        ordered = qs.order_by("rank" if ascending else "-rank")
+        expected = [
+            selectors.flat_row(r) for r in ordered.values(*selectors.ENTRY_FIELDS)[: size + 1]
+        ]
+        got = selectors._keyset_rows(rating_list.pk, bound, cursor, ascending, size)
+        assert got == expected, (bound, cursor)
+        assert all(type(r["active"]) is bool for r in got)
