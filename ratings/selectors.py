@@ -28,7 +28,7 @@ from django.utils.translation import get_language
 
 from federation.models import Federation, Player
 from federation.player_search import player_name_q
-from ratings import page_cache
+from ratings import page_cache, systems
 from ratings.crosstable import POINTS
 from ratings.models import (
     EventRating,
@@ -975,7 +975,7 @@ def current_ratings(player_ids: list[int]) -> dict[int, int]:
 def player_profile(player: Player) -> PlayerProfile:
     history = player_history(player)
     current = history[-1] if history else None  # the newest published list he is on
-    norms = player_norms(player)
+    norms = player_norms(player) if systems.of(player.federation).earns_norms else []
     return PlayerProfile(
         player=player,
         current=current,

@@ -50,6 +50,7 @@ class System:
     # The event form's fields of this system only (the admin hides other systems' fields).
     event_fields: tuple[str, ...] = ()
     has_rating_class: bool = False  # EGF class, WFCC category
+    earns_norms: bool = False  # runs store title norms and propose titles (WFCC solving)
 
     @property
     def title(self) -> str:
@@ -132,6 +133,7 @@ WFCC = System(
     shows_rd=False,
     shows_grade=False,
     has_half_ratings=True,
+    earns_norms=True,
     event_table="solving",
     event_fields=("kt", "championship", "solving_rules", "rounds", "days", "fairy_announced_on"),
     has_rating_class=True,
