@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from array import array
 from bisect import bisect_left, bisect_right
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -662,6 +663,12 @@ EVENT_CHANGE_FIELDS = (
 )
 
 
+def _placed():
+    return Placement.objects.filter(
+        event_id=OuterRef("event_id"), player_id=OuterRef("player_id")
+    ).values("place")[:1]
+
+
 def _event_changes(rows: QuerySet[EventRating]) -> list[tuple[int, EventChange]]:
     """(player id, EventChange) per row: one query, `shared` read by a subquery."""
     together = EventRating.objects.filter(
@@ -670,29 +677,23 @@ def _event_changes(rows: QuerySet[EventRating]) -> list[tuple[int, EventChange]]
         before=OuterRef("before"),
         after=OuterRef("after"),
     ).exclude(pk=OuterRef("pk"))
-    placed = Placement.objects.filter(
-        event_id=OuterRef("event_id"), player_id=OuterRef("player_id")
+    found = rows.annotate(shared=Exists(together), file_place=Subquery(_placed())).values_list(
+        "player_id", *EVENT_CHANGE_FIELDS, "details", "shared", "file_place"
     )
-    found = rows.annotate(
-        shared=Exists(together), file_place=Subquery(placed.values("place")[:1])
-    ).values_list("player_id", *EVENT_CHANGE_FIELDS, "details", "shared", "file_place")
-    changes = []
-    for row in found:
-        details, together, file_place = row[-3:]
-        own = own_change(details, together)
-        place = file_place if file_place is not None else (details or {}).get("place")
-        changes.append(
-            (
-                row[0],
-                EventChange(
-                    *row[1:-3],
-                    own=own,
-                    shared=together and own is None,
-                    place=place if isinstance(place, int) else None,
-                ),
-            )
-        )
-    return changes
+    return [(row[0], _change(row[1:-3], *row[-3:])) for row in found]
+
+
+def _change(fields: tuple, details, together: bool, file_place) -> EventChange:
+    """An EventChange from its EVENT_CHANGE_FIELDS, the runner's details, whether the run rated
+    the event together with others from the same start, and the results file's place."""
+    own = own_change(details, together)
+    place = file_place if file_place is not None else (details or {}).get("place")
+    return EventChange(
+        *fields,
+        own=own,
+        shared=together and own is None,
+        place=place if isinstance(place, int) else None,
+    )
 
 
 def _number(value) -> bool:
@@ -808,11 +809,19 @@ def player_history(player: Player) -> list[HistoryPoint]:
 
 
 def player_events(player: Player) -> list[EventChange]:
-    """Rating changes per event, from the runs whose lists are published: one query."""
-    rows = EventRating.objects.filter(
-        player=player, run__rating_list__status=ListStatus.PUBLISHED
-    ).order_by("-event__end", "-event_id")
-    return [change for _pid, change in _event_changes(rows)]
+    """Rating changes per event, from the runs whose lists are published: one query. All the
+    rows are his, so which were rated together (the same run, before and after: _event_changes'
+    subquery) is read from the rows themselves."""
+    found = list(
+        EventRating.objects.filter(player=player, run__rating_list__status=ListStatus.PUBLISHED)
+        .order_by("-event__end", "-event_id")
+        .annotate(file_place=Subquery(_placed()))
+        .values_list(*EVENT_CHANGE_FIELDS, "details", "file_place")
+    )
+    run, before, after = (EVENT_CHANGE_FIELDS.index(f) for f in ("run_id", "before", "after"))
+    # SQL's equality: a row without a rating before is rated together with none
+    starts = Counter((r[run], r[before], r[after]) for r in found if r[before] is not None)
+    return [_change(r[:-2], r[-2], starts[(r[run], r[before], r[after])] > 1, r[-1]) for r in found]
 
 
 def player_games(player: Player, limit: int = PLAYER_GAMES_SHOWN) -> list[PlayerGame]:

@@ -265,3 +265,23 @@ def test_demo_event_pages_playchess_lists_every_game_and_unaccepted_events_are_4
     for event in hidden:
         url = reverse("ratings:event", args=[event.federation.code, event.code])
         assert client.get(url).status_code == 404, event.code
+
+
+def test_a_players_events_read_together_as_the_event_pages_subquery_does(rated_demo):
+    """The player page tells which of his rows a run rated together from his rows themselves;
+    the event pages ask the database (selectors._event_changes). Both, for every player of the
+    rated demo (all four systems), give the same changes, shared marks and places."""
+    from federation.models import Player
+    from ratings.models import EventRating, ListStatus
+    from ratings.selectors import _event_changes
+
+    shared = 0
+    players = Player.objects.filter(event_ratings__isnull=False).distinct()
+    for player in players:
+        rows = EventRating.objects.filter(
+            player=player, run__rating_list__status=ListStatus.PUBLISHED
+        ).order_by("-event__end", "-event_id")
+        expected = [change for _, change in _event_changes(rows)]
+        assert player_events(player) == expected, player
+        shared += sum(change.shared for change in expected)
+    assert players.count() > 40 and shared > 10
