@@ -70,8 +70,8 @@ class ListFilterForm(forms.Form):
 
 
 class ListFilters:
-    """The filters of a rating list: `.form` validates the query string, `.qs` is the filtered
-    entries of the list (no order yet), read once the form is valid."""
+    """The filters of a rating list: `.form` validates the query string, `.qs` is the entries
+    of the list matching its valid values (no order yet)."""
 
     def __init__(self, data, queryset: QuerySet[RatingEntry]):
         self.form = ListFilterForm(data)
@@ -86,6 +86,7 @@ class ListFilters:
 
     @cached_property
     def qs(self) -> QuerySet[RatingEntry]:
+        self.form.is_valid()  # validates once; an invalid value is left out, as it is shown back
         values = self.form.cleaned_data
         qs = self.queryset
         if values.get("q") and values["q"].strip():

@@ -127,6 +127,8 @@ NOT_INPUT: dict[str, str] = {
     "tournaments.Event.updated_at": "bookkeeping",
     "federation.Player.surname": "names are read for acceptability messages, not rated",
     "federation.Player.given_name": "names are read for acceptability messages, not rated",
+    "federation.Player.federation": "the run's scope, not input: the players it reads are its "
+    "games' (a player other rows refer to cannot change federation: federation.scoping)",
     "federation.Federation.code": "named in the run's report only",
     "federation.Federation.name": "named in the run's report only",
     # Acceptance is decided once (tournaments.services.accept_event) and recorded as the event's
