@@ -40,7 +40,7 @@ class _Text(_Shared, forms.CharField):
 
 
 class _YesNo(_Shared, forms.NullBooleanField):
-    """ "true"/"false" (and True/False, 1/0); anything else reads as "any"."""
+    """Yes, no or any: "true"/"false" (or True/False, 1/0); anything else reads as any."""
 
 
 class _Number(_Shared, forms.IntegerField):
