@@ -34,6 +34,7 @@ from ratings.crosstable import POINTS
 from ratings.models import (
     EventRating,
     ListStatus,
+    LiveRating,
     RatingEntry,
     RatingList,
     RatingPeriod,
@@ -771,9 +772,12 @@ def published_run_or_404(federation_code: str, run_id: int) -> RatingRun:
 
 
 def player_or_404(federation_code: str, player_id: str) -> Player:
+    """The player with his federation, and `has_live_rating` (whether a live run moved him:
+    most players' pages then skip that query)."""
     player = (
         Player.objects.filter(federation__code=federation_code, federation_player_id=player_id)
         .select_related("federation")
+        .annotate(has_live_rating=Exists(LiveRating.objects.filter(player=OuterRef("pk"))))
         .first()
     )
     if player is None:

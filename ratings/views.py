@@ -271,7 +271,7 @@ def player(request, federation: str, player: str):
             "chart": chart,
             "system": system,
             "games_shown": selectors.PLAYER_GAMES_SHOWN,
-            "live": live_rating(person),
+            "live": live_rating(person) if person.has_live_rating else None,
         },
     )
 
