@@ -1,0 +1,69 @@
+"""The command line of one system imports that system's contract and what it needs, nothing more:
+start-up is most of a small run (the project's sources compile on each start where bytecode is
+not written)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ratings.engines import SYSTEMS, egf, iccf, playchess, wfcc
+
+ROOT = Path(__file__).resolve().parents[2]
+
+PROBE = """
+import sys
+from ratings.engines.__main__ import main
+code = main(sys.argv[1:])
+print("\\n".join(sorted(sys.modules)), file=sys.stderr)
+sys.exit(code)
+"""
+
+INPUTS = {
+    "iccf": {"players": [{"id": "a", "rating": 1800, "rd": 60}], "games": []},
+    "egf": {"tournaments": []},
+}
+
+
+@pytest.mark.parametrize("system", sorted(INPUTS))
+def test_one_system_imports_only_its_contract(system, tmp_path):
+    path = tmp_path / "input.json"
+    path.write_text(json.dumps(INPUTS[system]))
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, system, str(path)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    modules = set(done.stderr.split())
+    assert f"ratings.engines.{system}.contract" in modules
+    unwanted = {
+        f"ratings.engines.{system}.reference",
+        f"ratings.engines.{system}.explain",
+        "ratings.engines.core.version",
+        "django",
+        "hypothesis",
+        "decimal",
+    } | {f"ratings.engines.{other}" for other in SYSTEMS if other != system}
+    assert not modules & unwanted
+
+
+@pytest.mark.parametrize("package", [iccf, egf, playchess, wfcc])
+def test_every_lazy_export_resolves(package):
+    for name in package.__all__:
+        assert getattr(package, name) is getattr(package, name)
+    assert set(package.__all__) <= set(dir(package))
+
+
+def test_a_submodule_import_does_not_replace_the_function_of_its_name():
+    import ratings.engines.iccf.explain  # noqa: F401  the submodule, imported after the package
+    import ratings.engines.wfcc.norms  # noqa: F401
+
+    assert callable(iccf.explain) and callable(wfcc.norms)
+    assert iccf.reference.__name__ == "ratings.engines.iccf.reference"
