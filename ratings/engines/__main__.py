@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import gc
 import importlib
+import os
 import sys
+from typing import Any
 
 from ratings.engines import SYSTEMS
 from ratings.engines.core import jsonio
@@ -26,7 +28,9 @@ def _read(path: str) -> bytes:
         raise EngineInputError(path, exc.strerror or "cannot be read") from None
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, *, keep: list[Any] | None = None) -> int:
+    """Runs the command line; ``keep`` receives the decoded input, so that the caller may leave
+    it to the end of the process instead of freeing it."""
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 2 or args[0] not in SYSTEMS:
         print(USAGE, file=sys.stderr)
@@ -40,6 +44,8 @@ def main(argv: list[str] | None = None) -> int:
     gc.disable()
     try:
         data = jsonio.loads(_read(path))
+        if keep is not None:
+            keep.append(data)
         # canonical bytes: an exported run's input prints exactly its stored output
         # (run_text, where a contract has it, writes the same text without the dicts)
         run_text = getattr(engine, "run_text", None)
@@ -59,5 +65,19 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def _run_as_program() -> None:
+    # The engines do no linear algebra (tests/engines/test_cli_imports.py): OpenBLAS need not
+    # start a thread per core as NumPy loads it, a third of NumPy's import. A value the caller
+    # set is kept.
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    kept: list[Any] = []
+    code = main(keep=kept)
+    # The decoded input (millions of objects for a long history) and every module would be
+    # freed one by one at exit, for nothing: the output is flushed, and the process ends here.
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    _run_as_program()

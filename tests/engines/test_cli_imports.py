@@ -4,6 +4,7 @@ not written)."""
 
 from __future__ import annotations
 
+import ast
 import json
 import subprocess
 import sys
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from ratings.engines import SYSTEMS, egf, iccf, playchess, wfcc
+from ratings.engines.core.version import ENGINES_ROOT
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -67,3 +69,16 @@ def test_a_submodule_import_does_not_replace_the_function_of_its_name():
 
     assert callable(iccf.explain) and callable(wfcc.norms)
     assert iccf.reference.__name__ == "ratings.engines.iccf.reference"
+
+
+BLAS = {"dot", "vdot", "matmul", "inner", "outer", "tensordot", "einsum", "linalg", "lstsq"}
+BLAS |= {"polyfit", "solve", "cov", "corrcoef"}
+
+
+def test_the_engines_do_no_linear_algebra():
+    """The command line runs OpenBLAS on one thread (__main__._run_as_program): that cannot
+    change a number only while no engine multiplies matrices."""
+    for path in sorted(ENGINES_ROOT.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_bytes())):
+            assert not (isinstance(node, ast.Attribute) and node.attr in BLAS), (path, node.attr)
+            assert not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult)), path
