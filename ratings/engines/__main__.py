@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gc
 import importlib
+import mmap
 import os
 import sys
 from typing import Any
@@ -18,14 +19,21 @@ from ratings.engines.core.errors import EngineInputError
 USAGE = f"usage: python -m ratings.engines {{{','.join(SYSTEMS)}}} INPUT.json|-"
 
 
-def _read(path: str) -> bytes:
+def _load(path: str) -> Any:
+    """The decoded input. A file is mapped, not read: the decoder reads it in place, and a copy
+    of a large history would cost fresh memory for nothing."""
     if path == "-":
-        return sys.stdin.buffer.read()
+        return jsonio.loads(sys.stdin.buffer.read())
     try:
         with open(path, "rb") as handle:
-            return handle.read()
+            try:
+                mapped = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+            except (ValueError, OSError):  # empty, or not a regular file (a pipe, a device)
+                return jsonio.loads(handle.read())
     except OSError as exc:
         raise EngineInputError(path, exc.strerror or "cannot be read") from None
+    with mapped, memoryview(mapped) as view:
+        return jsonio.loads(view)
 
 
 def main(argv: list[str] | None = None, *, keep: list[Any] | None = None) -> int:
@@ -43,7 +51,7 @@ def main(argv: list[str] | None = None, *, keep: list[Any] | None = None) -> int
     collecting = gc.isenabled()
     gc.disable()
     try:
-        data = jsonio.loads(_read(path))
+        data = _load(path)
         if keep is not None:
             keep.append(data)
         # canonical bytes: an exported run's input prints exactly its stored output

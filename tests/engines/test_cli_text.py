@@ -4,11 +4,15 @@ error, for generated inputs and for odd values (floats of every kind, ids of any
 
 from __future__ import annotations
 
+import sys
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ratings.engines.__main__ import main
 from ratings.engines.core import jsonio
 from ratings.engines.core.errors import EngineInputError
 from ratings.engines.egf import columns as egf_columns
@@ -18,7 +22,7 @@ from ratings.engines.iccf import contract as iccf_contract
 from ratings.engines.iccf import rate as iccf_rate
 from ratings.engines.iccf.types import PeriodOutcome
 from tests.engines.test_egf_columns import history
-from tests.engines.test_iccf_columns import period
+from tests.engines.test_iccf_columns import BROKEN, JSON_TEXTS, period
 
 
 def _text_or_error(write, *args):
@@ -209,3 +213,22 @@ PIECES = st.sampled_from([b"1", b"0", b"9876543", b"x", b'"', b"1234567890123456
 def test_long_digit_runs_are_found_across_chunk_edges(raw, chunk):
     whole = jsonio._LONG_DIGITS in raw.translate(jsonio._DIGITS_TO_ZERO)
     assert jsonio._has_long_digits(raw, chunk) == whole
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(JSON_TEXTS, BROKEN, JSON_TEXTS.map(lambda t: t[: len(t) // 2])))
+def test_a_mapped_file_reads_as_its_bytes(text):
+    """The command line hands the decoder a view of the mapped file, not bytes."""
+    raw = text.encode("utf-8", "surrogatepass")
+    assert _text_or_error(jsonio.loads, memoryview(raw)) == _text_or_error(jsonio.loads, raw)
+
+
+@pytest.mark.parametrize("content", [b"", b"   ", b'{"players": [], "games": []}', b"[1,]"])
+def test_the_program_reads_a_mapped_file_as_it_reads_stdin(tmp_path, capsys, monkeypatch, content):
+    path = tmp_path / "input.json"
+    path.write_bytes(content)
+    by_file = (main(["iccf", str(path)]), capsys.readouterr())
+    with path.open("rb") as handle:
+        monkeypatch.setattr(sys, "stdin", SimpleNamespace(buffer=handle))
+        by_stdin = (main(["iccf", "-"]), capsys.readouterr())
+    assert by_file == by_stdin

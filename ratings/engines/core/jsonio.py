@@ -40,31 +40,35 @@ _DIGITS_TO_ZERO = bytes.maketrans(b"123456789", b"000000000")
 _LONG_DIGITS = b"0" * 19
 
 
-def loads(text: str | bytes) -> Any:
+def loads(text: str | bytes | memoryview) -> Any:
     """The document, or EngineInputError naming what is wrong.
 
     orjson reads the common case several times faster; whatever it refuses, or may read
     differently (long digit runs), goes through the strict reader, which decides and words the
     error, so both give the same value or the same message."""
-    raw = text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
+    if isinstance(text, memoryview):  # a mapped file: read in place, never copied whole
+        raw = text
+    else:
+        raw = text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
     if not _has_long_digits(raw):
         try:
             return orjson.loads(raw)
         except orjson.JSONDecodeError:
             pass
-    return _strict_loads(text)
+    return _strict_loads(bytes(text) if isinstance(text, memoryview) else text)
 
 
 _CHUNK = 1 << 20
 
 
-def _has_long_digits(raw: bytes, chunk: int = _CHUNK) -> bool:
+def _has_long_digits(raw: bytes | memoryview, chunk: int = _CHUNK) -> bool:
     """Whether ``raw`` holds a run of len(_LONG_DIGITS) digits. Chunk by chunk, each overlapping
     the previous one by a run less one byte: the translated copy of a large document would
     otherwise be as large as the document, and fresh memory costs more than the translation."""
     overlap = len(_LONG_DIGITS) - 1
     for start in range(0, len(raw), chunk):
-        if _LONG_DIGITS in raw[max(start - overlap, 0) : start + chunk].translate(_DIGITS_TO_ZERO):
+        piece = bytes(raw[max(start - overlap, 0) : start + chunk])  # bytes: the same object
+        if _LONG_DIGITS in piece.translate(_DIGITS_TO_ZERO):
             return True
     return False
 

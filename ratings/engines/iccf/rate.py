@@ -164,6 +164,7 @@ def _validate_substitutions(
             )
 
 
+_NAN = float("nan")
 _NUMBERS = frozenset((int, float))
 _OPTIONAL_NUMBERS = frozenset((int, float, type(None)))
 
@@ -289,7 +290,9 @@ def _column(
         return np.full(n, np.nan)
     if not (checked or _plain(values, _OPTIONAL_NUMBERS if absent else _NUMBERS)):
         return None
-    column = np.array(values, dtype=np.float64)  # None -> NaN
+    if absent:  # (NumPy reads None as NaN itself, but half as fast)
+        values = [_NAN if v is None else v for v in values]
+    column = np.array(values, dtype=np.float64)
     if checked:
         return column
     present = column[~np.isnan(column)] if absent else column
