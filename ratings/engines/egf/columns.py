@@ -9,7 +9,7 @@ which names the first bad entry. Both readings give the same arrays, or the same
 
 from __future__ import annotations
 
-from itertools import chain, repeat
+from itertools import chain, count, repeat
 from operator import itemgetter
 from typing import Any
 
@@ -22,6 +22,7 @@ _ID, _GRADE, _CLASS = itemgetter("id"), itemgetter("grade"), itemgetter("class")
 _PLAYERS, _GAMES = itemgetter("players"), itemgetter("games")
 _WHITE, _BLACK, _RESULT = itemgetter("white"), itemgetter("black"), itemgetter("result")
 _RESULTS = frozenset((0, 0.5, 1))
+_NAN = float("nan")
 
 
 def _plain(values: list, kinds: set) -> bool:
@@ -71,17 +72,21 @@ def arrays_from_json(items: Any) -> HistoryArrays | None:
         and _plain(stones, {int})
     ):
         return None
+    # One look-up per entry: the first entry of its id. Players are numbered in the order of
+    # their first entries, so a player's number is the rank of his first entry among them.
+    first_of: dict[str, int] = {}
+    first = np.array(list(map(first_of.setdefault, entry_ids, count())), dtype=np.int64)
+    if "" in first_of:
+        return None
+    entry_player = np.searchsorted(np.array(list(first_of.values()), dtype=np.int64), first)
     # keyed by fresh copies of the ids: laid out together rather than spread over the decoded
     # document, they make each of millions of look-ups a third cheaper
     number_of = {
         pid.encode("utf-8", "surrogatepass").decode("utf-8", "surrogatepass"): i
-        for i, pid in enumerate(dict.fromkeys(entry_ids))
+        for i, pid in enumerate(first_of)
     }
-    if "" in number_of:
-        return None
     entry_offsets, game_offsets = _offsets(player_lists), _offsets(game_lists)
     try:
-        entry_player = _numbers(entry_ids, number_of)
         game_white, game_black = _numbers(whites, number_of), _numbers(blacks, number_of)
     except KeyError:  # a game of somebody not entered: named by the entry-by-entry reading
         return None
@@ -92,7 +97,7 @@ def arrays_from_json(items: Any) -> HistoryArrays | None:
         return None
     absent = ratings.count(None)
     if absent:
-        ratings = [np.nan if r is None else r for r in ratings]
+        ratings = [_NAN if r is None else r for r in ratings]
     return HistoryArrays(
         tournament_ids=tournament_ids,
         tournament_classes=classes,
