@@ -82,7 +82,9 @@ def _period_with_substitutions(draw_subs):
 
 SUBSTITUTION = st.fixed_dictionaries(
     {
-        "game": st.one_of(st.integers(-1, 4), st.sampled_from([1.0, True, "1"])),
+        "game": st.one_of(
+            st.integers(-1, 4), st.sampled_from([1.0, True, "1", 2**64, -(2**63) - 1])
+        ),
         "side": st.sampled_from(["white", "black", "white", "black", "left", 0]),
         "replaces": st.one_of(st.sampled_from([str(i) for i in range(7)]), st.just(3)),
     }

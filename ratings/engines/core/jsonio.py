@@ -67,7 +67,8 @@ def _has_long_digits(raw: bytes | memoryview, chunk: int = _CHUNK) -> bool:
     otherwise be as large as the document, and fresh memory costs more than the translation."""
     overlap = len(_LONG_DIGITS) - 1
     for start in range(0, len(raw), chunk):
-        piece = bytes(raw[max(start - overlap, 0) : start + chunk])  # bytes: the same object
+        # (bytes of a slice of bytes is that slice; of a mapped file, a copy of one chunk)
+        piece = bytes(raw[max(start - overlap, 0) : start + chunk])
         if _LONG_DIGITS in piece.translate(_DIGITS_TO_ZERO):
             return True
     return False

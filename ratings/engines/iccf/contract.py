@@ -242,11 +242,10 @@ def _bulk_substitutions(arrays: PeriodArrays, raw: Any) -> bool:
         player = np.fromiter(map(index.__getitem__, replaces), dtype=np.intp, count=len(raw))
     except KeyError:
         return False
+    if min(game) < 0 or max(game) >= len(arrays.white):  # (Python ints: any size)
+        return False
     game_of = np.array(game, dtype=np.int64)
     black_side = np.fromiter(map(_SIDE_NUMBER.__getitem__, side), dtype=bool, count=len(raw))
-    n_games = len(arrays.white)
-    if not ((game_of >= 0) & (game_of < n_games)).all():
-        return False
     sides = np.sort(game_of * 2 + black_side)  # (np.unique would import numpy.ma: 12 ms)
     if (sides[1:] == sides[:-1]).any():  # a side substituted twice
         return False
