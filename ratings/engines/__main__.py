@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import gc
 import importlib
+import mmap
+import os
 import sys
+from typing import Any
 
 from ratings.engines import SYSTEMS
 from ratings.engines.core import jsonio
@@ -16,31 +19,46 @@ from ratings.engines.core.errors import EngineInputError
 USAGE = f"usage: python -m ratings.engines {{{','.join(SYSTEMS)}}} INPUT.json|-"
 
 
-def _read(path: str) -> bytes:
+def _load(path: str) -> Any:
+    """The decoded input. A file is mapped, not read: the decoder reads it in place, and a copy
+    of a large history would cost fresh memory for nothing."""
     if path == "-":
-        return sys.stdin.buffer.read()
+        return jsonio.loads(sys.stdin.buffer.read())
     try:
         with open(path, "rb") as handle:
-            return handle.read()
+            try:
+                mapped = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+            except (ValueError, OSError):  # empty, or not a regular file (a pipe, a device)
+                return jsonio.loads(handle.read())
     except OSError as exc:
         raise EngineInputError(path, exc.strerror or "cannot be read") from None
+    with mapped, memoryview(mapped) as view:
+        return jsonio.loads(view)
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, *, keep: list[Any] | None = None) -> int:
+    """Runs the command line; ``keep`` receives the decoded input, so that the caller may leave
+    it to the end of the process instead of freeing it."""
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 2 or args[0] not in SYSTEMS:
         print(USAGE, file=sys.stderr)
         return 2
     system, path = args
-    engine = importlib.import_module(f"ratings.engines.{system}")
+    # the system's contract alone: not its explanations, its reference or another system
+    engine = importlib.import_module(f"ratings.engines.{system}.contract")
     # Millions of small acyclic objects (the decoded document, the columns, the output) would
     # set off the cycle collector again and again for nothing: 15 % of a large EGF history.
     collecting = gc.isenabled()
     gc.disable()
     try:
-        data = jsonio.loads(_read(path))
+        data = _load(path)
+        if keep is not None:
+            keep.append(data)
         # canonical bytes: an exported run's input prints exactly its stored output
-        output = jsonio.dumps(engine.run_json(data)).encode()
+        # (run_text, where a contract has it, writes the same text without the dicts)
+        run_text = getattr(engine, "run_text", None)
+        text = jsonio.dumps(engine.run_json(data)) if run_text is None else run_text(data)
+        output = text.encode()
     except EngineInputError as exc:
         print(str(exc).replace("\n", " "), file=sys.stderr)
         return 2
@@ -55,5 +73,19 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def _run_as_program() -> None:
+    # The engines do no linear algebra (tests/engines/test_cli_imports.py): OpenBLAS need not
+    # start a thread per core as NumPy loads it, a third of NumPy's import. A value the caller
+    # set is kept.
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    kept: list[Any] = []
+    code = main(keep=kept)
+    # The decoded input (millions of objects for a long history) and every module would be
+    # freed one by one at exit, for nothing: the output is flushed, and the process ends here.
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    _run_as_program()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from json.encoder import encode_basestring
 from typing import Any
 
 import orjson
@@ -39,19 +40,38 @@ _DIGITS_TO_ZERO = bytes.maketrans(b"123456789", b"000000000")
 _LONG_DIGITS = b"0" * 19
 
 
-def loads(text: str | bytes) -> Any:
+def loads(text: str | bytes | memoryview) -> Any:
     """The document, or EngineInputError naming what is wrong.
 
     orjson reads the common case several times faster; whatever it refuses, or may read
     differently (long digit runs), goes through the strict reader, which decides and words the
     error, so both give the same value or the same message."""
-    raw = text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
-    if _LONG_DIGITS not in raw.translate(_DIGITS_TO_ZERO):
+    if isinstance(text, memoryview):  # a mapped file: read in place, never copied whole
+        raw = text
+    else:
+        raw = text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
+    if not _has_long_digits(raw):
         try:
             return orjson.loads(raw)
         except orjson.JSONDecodeError:
             pass
-    return _strict_loads(text)
+    return _strict_loads(bytes(text) if isinstance(text, memoryview) else text)
+
+
+_CHUNK = 1 << 20
+
+
+def _has_long_digits(raw: bytes | memoryview, chunk: int = _CHUNK) -> bool:
+    """Whether ``raw`` holds a run of len(_LONG_DIGITS) digits. Chunk by chunk, each overlapping
+    the previous one by a run less one byte: the translated copy of a large document would
+    otherwise be as large as the document, and fresh memory costs more than the translation."""
+    overlap = len(_LONG_DIGITS) - 1
+    for start in range(0, len(raw), chunk):
+        # (bytes of a slice of bytes is that slice; of a mapped file, a copy of one chunk)
+        piece = bytes(raw[max(start - overlap, 0) : start + chunk])
+        if _LONG_DIGITS in piece.translate(_DIGITS_TO_ZERO):
+            return True
+    return False
 
 
 def _strict_loads(text: str | bytes) -> Any:
@@ -78,6 +98,12 @@ def dumps(data: Any) -> str:
     """The canonical text: run records digest it and the command lines print it (an exported
     run's input prints exactly its stored output), so its formatting must not change."""
     return json.dumps(data, ensure_ascii=False, allow_nan=False)
+
+
+def string_texts(values: list[str]) -> list[str]:
+    """``dumps`` of each string, for output written piece by piece: the encoder json.dumps
+    itself uses for strings when ``ensure_ascii`` is off."""
+    return list(map(encode_basestring, values))
 
 
 def require_object(value: Any, where: str) -> dict:

@@ -1,22 +1,29 @@
 """Half-up rounding as federations publish (RULES §7): via Decimal of repr, never round()."""
 
-from decimal import ROUND_HALF_UP, Context, Decimal
+from functools import cache
 
 import numpy as np
 
-_ONE = Decimal("1")
-_CENT = Decimal("0.01")
-# Enough digits for any finite float (up to 1.8e308): the default 28 would make quantize raise
-# InvalidOperation on a rating of 1e28 instead of rounding it.
-_WIDE = Context(prec=400)
+
+@cache
+def _decimal():
+    """Decimal, 1, 0.01 and a context: imported on first use (the command lines of array
+    engines round with half_up_ints and never need it)."""
+    from decimal import ROUND_HALF_UP, Context, Decimal
+
+    # Enough digits for any finite float (up to 1.8e308): the default 28 would make quantize
+    # raise InvalidOperation on a rating of 1e28 instead of rounding it.
+    return Decimal, Decimal("1"), Decimal("0.01"), Context(prec=400, rounding=ROUND_HALF_UP)
 
 
 def half_up_int(x: float) -> int:
-    return int(Decimal(repr(float(x))).quantize(_ONE, rounding=ROUND_HALF_UP, context=_WIDE))
+    decimal, one, _, wide = _decimal()
+    return int(decimal(repr(float(x))).quantize(one, context=wide))
 
 
 def half_up_2(x: float) -> float:
-    return float(Decimal(repr(float(x))).quantize(_CENT, rounding=ROUND_HALF_UP, context=_WIDE))
+    decimal, _, cent, wide = _decimal()
+    return float(decimal(repr(float(x))).quantize(cent, context=wide))
 
 
 def half_up_ints(values: np.ndarray) -> list[int]:

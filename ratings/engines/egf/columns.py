@@ -9,16 +9,20 @@ which names the first bad entry. Both readings give the same arrays, or the same
 
 from __future__ import annotations
 
+from itertools import chain, count, repeat
 from operator import itemgetter
 from typing import Any
 
 import numpy as np
 
+from ratings.engines.core import jsonio
 from ratings.engines.egf.types import HistoryArrays, RatedHistory
 
-_ID, _GRADE = itemgetter("id"), itemgetter("grade")
+_ID, _GRADE, _CLASS = itemgetter("id"), itemgetter("grade"), itemgetter("class")
+_PLAYERS, _GAMES = itemgetter("players"), itemgetter("games")
 _WHITE, _BLACK, _RESULT = itemgetter("white"), itemgetter("black"), itemgetter("result")
 _RESULTS = frozenset((0, 0.5, 1))
+_NAN = float("nan")
 
 
 def _plain(values: list, kinds: set) -> bool:
@@ -26,48 +30,38 @@ def _plain(values: list, kinds: set) -> bool:
 
 
 def arrays_from_json(items: Any) -> HistoryArrays | None:
-    """HistoryArrays of the contract's "tournaments" list, or None when any entry is unusual."""
+    """HistoryArrays of the contract's "tournaments" list, or None when any entry is unusual.
+
+    Every column is read in one pass over all tournaments' entries (or games) at once."""
     if not isinstance(items, list) or not _plain(items, {dict}):
         return None
-    entry_ids: list = []
-    grades: list = []
-    ratings: list = []
-    highest: list = []
-    whites: list = []
-    blacks: list = []
-    results: list = []
-    stones: list = []
-    entry_offsets, game_offsets = [0], [0]
     try:
-        for item in items:
-            players, games = item["players"], item["games"]
-            if type(players) is not list or type(games) is not list:
-                return None
-            # An entry that is not an object fails in itemgetter or .get below.
-            ids = list(map(_ID, players))
-            if len(set(ids)) != len(ids):
-                return None
-            entry_ids += ids
-            grades += map(_GRADE, players)
-            ratings += (p.get("rating") for p in players)
-            highest += (p.get("highest_grade") for p in players)
-            entry_offsets.append(len(entry_ids))
-            whites += map(_WHITE, games)
-            blacks += map(_BLACK, games)
-            results += map(_RESULT, games)
-            stones += (g.get("handicap", 0) for g in games)
-            game_offsets.append(len(whites))
+        player_lists, game_lists = list(map(_PLAYERS, items)), list(map(_GAMES, items))
         tournament_ids = list(map(_ID, items))
-        classes = [item["class"] for item in items]
-    except (KeyError, TypeError, AttributeError):  # a missing key, an entry not an object
+        classes = list(map(_CLASS, items))
+    except KeyError:
         return None
-    dates = [item.get("date") for item in items]
+    if not (_plain(player_lists, {list}) and _plain(game_lists, {list})):
+        return None
+    players = list(chain.from_iterable(player_lists))
+    games = list(chain.from_iterable(game_lists))
+    if not (_plain(players, {dict}) and _plain(games, {dict})):
+        return None
+    try:
+        entry_ids, grades = list(map(_ID, players)), list(map(_GRADE, players))
+        whites, blacks = list(map(_WHITE, games)), list(map(_BLACK, games))
+        results = list(map(_RESULT, games))
+    except KeyError:
+        return None
+    ratings = list(map(dict.get, players, repeat("rating")))
+    highest = list(map(dict.get, players, repeat("highest_grade")))
+    stones = list(map(dict.get, games, repeat("handicap"), repeat(0)))
+    dates = list(map(dict.get, items, repeat("date")))
     if not (
         _plain(tournament_ids, {str})
         and "" not in tournament_ids
         and _plain(dates, {str, type(None)})
         and _plain(entry_ids, {str})
-        and "" not in set(entry_ids)
         and _plain(grades, {str})
         and _plain(ratings, {int, float, type(None)})
         and _plain(highest, {str, type(None)})
@@ -78,30 +72,68 @@ def arrays_from_json(items: Any) -> HistoryArrays | None:
         and _plain(stones, {int})
     ):
         return None
-    number_of = {pid: i for i, pid in enumerate(dict.fromkeys(entry_ids))}
+    # One look-up per entry: the first entry of its id. Players are numbered in the order of
+    # their first entries, so a player's number is the rank of his first entry among them.
+    first_of: dict[str, int] = {}
+    first = np.array(list(map(first_of.setdefault, entry_ids, count())), dtype=np.int64)
+    if "" in first_of:
+        return None
+    entry_player = np.searchsorted(np.array(list(first_of.values()), dtype=np.int64), first)
+    # keyed by fresh copies of the ids: laid out together rather than spread over the decoded
+    # document, they make each of millions of look-ups a third cheaper
+    number_of = {
+        pid.encode("utf-8", "surrogatepass").decode("utf-8", "surrogatepass"): i
+        for i, pid in enumerate(first_of)
+    }
+    entry_offsets, game_offsets = _offsets(player_lists), _offsets(game_lists)
     try:
-        game_white = np.fromiter(map(number_of.__getitem__, whites), np.int64, len(whites))
-        game_black = np.fromiter(map(number_of.__getitem__, blacks), np.int64, len(blacks))
+        game_white, game_black = _numbers(whites, number_of), _numbers(blacks, number_of)
     except KeyError:  # a game of somebody not entered: named by the entry-by-entry reading
         return None
-    handicap = np.asarray(stones, dtype=float)
+    if _entered_twice(entry_player, entry_offsets, len(number_of)):
+        return None  # named by the entry-by-entry reading
+    handicap = np.asarray(stones, dtype=float).reshape(len(stones))
     if len(handicap) and handicap.min() < 0:
         return None
+    absent = ratings.count(None)
+    if absent:
+        ratings = [_NAN if r is None else r for r in ratings]
     return HistoryArrays(
         tournament_ids=tournament_ids,
         tournament_classes=classes,
         player_ids=list(number_of),
-        entry_offsets=np.asarray(entry_offsets, dtype=np.int64),
-        entry_player=np.fromiter(map(number_of.__getitem__, entry_ids), np.int64, len(entry_ids)),
+        entry_offsets=entry_offsets,
+        entry_player=entry_player,
         entry_grade=grades,
-        entry_highest_grade=highest if any(g is not None for g in highest) else None,
-        entry_rating=np.asarray([np.nan if r is None else r for r in ratings], dtype=float),
-        game_offsets=np.asarray(game_offsets, dtype=np.int64),
+        entry_highest_grade=highest if highest.count(None) != len(highest) else None,
+        entry_rating=np.asarray(ratings, dtype=float).reshape(len(ratings)),
+        game_offsets=game_offsets,
         game_white=game_white,
         game_black=game_black,
-        game_result=np.asarray(results, dtype=float),
+        game_result=np.asarray(results, dtype=float).reshape(len(results)),
         game_handicap=handicap,
     )
+
+
+def _offsets(lists: list[list]) -> np.ndarray:
+    offsets = np.zeros(len(lists) + 1, dtype=np.int64)
+    np.cumsum(np.array(list(map(len, lists)), dtype=np.int64), out=offsets[1:])
+    return offsets
+
+
+def _numbers(ids: list[str], number_of: dict[str, int]) -> np.ndarray:
+    """Player number of each id; KeyError for an unknown one. (A list first: np.fromiter
+    takes twice as long over a map of millions.)"""
+    return np.array(list(map(number_of.__getitem__, ids)), dtype=np.int64).reshape(len(ids))
+
+
+def _entered_twice(entry_player: np.ndarray, offsets: np.ndarray, n_players: int) -> bool:
+    """Whether any tournament lists a player twice: (tournament, player) pairs all distinct."""
+    if len(entry_player) < 2:
+        return False
+    tournament = np.repeat(np.arange(len(offsets) - 1, dtype=np.int64), np.diff(offsets))
+    pairs = np.sort(tournament * n_players + entry_player)
+    return bool((pairs[1:] == pairs[:-1]).any())
 
 
 def rated_to_json(rated: RatedHistory) -> dict:
@@ -120,3 +152,65 @@ def rated_to_json(rated: RatedHistory) -> dict:
             for t, tid in enumerate(a.tournament_ids)
         ]
     }
+
+
+_ENTRY_ROW = '{"id": %s, "before": %s, "after": %s, "games": %s}'
+_TOURNAMENT = '{"id": %s, "players": [%s]}'
+
+
+def rated_to_text(rated: RatedHistory) -> str:
+    """``jsonio.dumps(rated_to_json(rated))``, one format per row without a dict per entry:
+    the same separators, str encoder and repr of floats and ints as json.dumps. Anything that
+    is not plainly a str id or a finite float is left to dumps itself."""
+    a = rated.arrays
+    if not (
+        np.isfinite(rated.before).all()
+        and np.isfinite(rated.after).all()
+        and _plain(a.player_ids, {str})
+        and _plain(a.tournament_ids, {str})
+    ):
+        return jsonio.dumps(rated_to_json(rated))
+    names = jsonio.string_texts(a.player_ids)  # each player's id encoded once
+    after = list(map(float.__repr__, rated.after.tolist()))
+    rows = list(
+        map(
+            _ENTRY_ROW.__mod__,
+            zip(
+                map(names.__getitem__, a.entry_player.tolist()),
+                _before_texts(a.entry_player, rated.before, rated.after, after),
+                after,
+                rated.games.tolist(),
+                strict=True,
+            ),
+        )
+    )
+    offsets = a.entry_offsets.tolist()
+    tournaments = [
+        _TOURNAMENT % (tid, ", ".join(rows[offsets[t] : offsets[t + 1]]))
+        for t, tid in enumerate(jsonio.string_texts(a.tournament_ids))
+    ]
+    return '{"tournaments": [' + ", ".join(tournaments) + "]}"
+
+
+def _before_texts(
+    player: np.ndarray, before: np.ndarray, after: np.ndarray, after_texts: list[str]
+) -> list[str]:
+    """repr of each ``before``. A rating carried from the player's previous entry is bit for bit
+    that entry's ``after``, whose text is already written: reused, not formatted again."""
+    n = len(player)
+    previous = np.full(n, -1, dtype=np.int64)
+    if n > 1:
+        order = np.argsort(player, kind="stable")  # by player, then entry order
+        same = player[order[1:]] == player[order[:-1]]
+        previous[order[1:][same]] = order[:-1][same]
+    reused = np.flatnonzero(previous >= 0)
+    reused = reused[before.view(np.int64)[reused] == after.view(np.int64)[previous[reused]]]
+    fresh = np.ones(n, dtype=bool)
+    fresh[reused] = False
+    fresh = np.flatnonzero(fresh)
+    texts = np.empty(n, dtype=object)
+    texts[fresh] = np.array(list(map(float.__repr__, before[fresh].tolist())), dtype=object)
+    texts[reused] = np.array(
+        list(map(after_texts.__getitem__, previous[reused].tolist())), dtype=object
+    )
+    return texts.tolist()

@@ -6,9 +6,17 @@ from typing import Any
 
 from ratings.engines.core import jsonio
 from ratings.engines.core.errors import EngineInputError
-from ratings.engines.egf.columns import arrays_from_json, rated_to_json
+from ratings.engines.egf.columns import arrays_from_json, rated_to_json, rated_to_text
 from ratings.engines.egf.rate import history_arrays, rate_arrays
-from ratings.engines.egf.types import DEFAULT_PARAMS, EPSILON, Game, Params, PlayerEntry, Tournament
+from ratings.engines.egf.types import (
+    DEFAULT_PARAMS,
+    EPSILON,
+    Game,
+    Params,
+    PlayerEntry,
+    RatedHistory,
+    Tournament,
+)
 
 
 def _check_handicap(value: Any, where: str) -> int:
@@ -101,6 +109,16 @@ def run_json(data: dict) -> dict:
     """The contract of ``python -m ratings.engines egf INPUT.json``. A history of the usual
     shape is read column by column (egf.columns); any other is read entry by entry, which
     names what is wrong."""
+    return rated_to_json(_rate(data))
+
+
+def run_text(data: dict) -> str:
+    """``jsonio.dumps(run_json(data))``, the command line's output, written from the arrays
+    without a dict per entry (tests/engines/test_cli_text.py)."""
+    return rated_to_text(_rate(data))
+
+
+def _rate(data: dict) -> RatedHistory:
     data = jsonio.require_object(data, "input")
     if "tournaments" not in data:
         raise EngineInputError("input", "missing 'tournaments'")
@@ -108,4 +126,4 @@ def run_json(data: dict) -> dict:
     arrays = arrays_from_json(data["tournaments"])
     if arrays is None:
         arrays = history_arrays(tournaments_from_json(data["tournaments"]))
-    return rated_to_json(rate_arrays(arrays, params))
+    return rate_arrays(arrays, params)

@@ -308,11 +308,11 @@ def _plan(a: HistoryArrays) -> tuple[_Waves, np.ndarray, np.ndarray]:
     shift_black = handicap_shift(a.game_handicap[games])
     zeros = np.zeros(len(games))
     sides = _Sides(
-        own=local.T.reshape(-1),
-        opp=local[::-1].T.reshape(-1),
-        shift_own=np.column_stack([zeros, shift_black]).reshape(-1),
-        shift_opp=np.column_stack([shift_black, zeros]).reshape(-1),
-        score=np.column_stack([result, 1.0 - result]).reshape(-1),
+        own=_interleaved(local[0], local[1]),
+        opp=_interleaved(local[1], local[0]),
+        shift_own=_interleaved(zeros, shift_black),
+        shift_opp=_interleaved(shift_black, zeros),
+        score=_interleaved(result, 1.0 - result),
     )
     wave_of_side = np.repeat(np.arange(n_waves), 2 * games_per_wave)
     side_entry = sides.own + np.asarray(wave_entries[:-1], dtype=np.int64)[wave_of_side]
@@ -331,6 +331,14 @@ def _plan(a: HistoryArrays) -> tuple[_Waves, np.ndarray, np.ndarray]:
         sides=sides,
     )
     return waves, game_counts, start
+
+
+def _interleaved(first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """first[0], second[0], first[1], second[1], ...: each side of a game after the other."""
+    out = np.empty(2 * len(first), dtype=first.dtype)
+    out[0::2] = first
+    out[1::2] = second
+    return out
 
 
 def _check_shapes(a: HistoryArrays) -> None:
@@ -380,17 +388,20 @@ def _check_values(a: HistoryArrays) -> None:
 
 
 def _levels(arrays: HistoryArrays) -> np.ndarray:
-    """Wave of each tournament: one more than the latest wave any of its players was in."""
-    last = np.zeros(len(arrays.player_ids), dtype=np.int64)
-    levels = np.zeros(len(arrays.tournament_ids), dtype=np.int64)
+    """Wave of each tournament: one more than the latest wave any of its players was in.
+    (Python lists: a NumPy call per tournament costs more than the work on its few players.)"""
+    last = [0] * len(arrays.player_ids)
+    levels = [0] * len(arrays.tournament_ids)
+    player = arrays.entry_player.tolist()
     offsets = arrays.entry_offsets.tolist()
     for t in range(len(levels)):
-        players = arrays.entry_player[offsets[t] : offsets[t + 1]]
-        if len(players):
-            level = int(last[players].max()) + 1
-            last[players] = level
+        players = player[offsets[t] : offsets[t + 1]]
+        if players:
+            level = max(map(last.__getitem__, players)) + 1
+            for p in players:
+                last[p] = level
             levels[t] = level
-    return levels
+    return np.array(levels, dtype=np.int64)
 
 
 def _concatenated_ranges(offsets: np.ndarray, order: np.ndarray) -> np.ndarray:
@@ -407,7 +418,8 @@ def _grade_strengths(
     """Strength of each written grade; NO_GRADE where an ``optional`` grade is missing."""
     strength_of = _optional_strength if optional else _strength
     try:
-        return np.fromiter(map(strength_of, grades), dtype=np.int64, count=len(grades))
+        strengths = np.array(list(map(strength_of, grades)), dtype=np.int64)
+        return strengths.reshape(len(grades))
     except (ValueError, TypeError, AttributeError):
         for flat, grade in enumerate(grades):
             if grade is not None or not optional:
@@ -446,7 +458,7 @@ def _starting_points(a: HistoryArrays):
     seen_before = np.zeros(n, dtype=bool)
     highest = prior.copy()
     if n:
-        order = np.lexsort((np.arange(n), a.entry_player))
+        order = np.argsort(a.entry_player, kind="stable")  # by player, then input order
         players_sorted = a.entry_player[order]
         first = np.ones(n, dtype=bool)
         first[1:] = players_sorted[1:] != players_sorted[:-1]

@@ -1,39 +1,92 @@
 """ICCF rating period (RULES §1): Glicko extension with win/draw/loss probabilities."""
 
-from ratings.engines.iccf.contract import run_json
-from ratings.engines.iccf.explain import explain
-from ratings.engines.iccf.rate import (
-    ALPHA_LIMIT,
-    BETA0,
-    BETA1,
-    BLOCK,
-    FIDE_RD,
-    HALF_1_PLUS_BETA1,
-    INFLATE_AT_OR_BELOW,
-    RATING_BOUNDS,
-    RD_CEILING,
-    RD_FLOOR,
-    SCALE,
-    SIDES,
-    game_terms,
-    rate_arrays,
-    rate_period,
-    start_of_period,
-    to_arrays,
-    validate_params,
-    validate_period,
-)
-from ratings.engines.iccf.types import (
-    Game,
-    GameExplanation,
-    Params,
-    PeriodArrays,
-    PeriodOutcome,
-    Player,
-    PlayerExplanation,
-    PlayerResult,
-    SubstituteDecision,
-    Substitution,
+from typing import TYPE_CHECKING
+
+from ratings.engines.core.lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from ratings.engines.iccf.contract import run_json
+    from ratings.engines.iccf.explain import explain
+    from ratings.engines.iccf.rate import (
+        ALPHA_LIMIT,
+        BETA0,
+        BETA1,
+        BLOCK,
+        FIDE_RD,
+        HALF_1_PLUS_BETA1,
+        INFLATE_AT_OR_BELOW,
+        RATING_BOUNDS,
+        RD_CEILING,
+        RD_FLOOR,
+        SCALE,
+        SIDES,
+        game_terms,
+        rate_arrays,
+        rate_period,
+        start_of_period,
+        to_arrays,
+        validate_params,
+        validate_period,
+    )
+    from ratings.engines.iccf.types import (
+        Game,
+        GameExplanation,
+        Params,
+        PeriodArrays,
+        PeriodOutcome,
+        Player,
+        PlayerExplanation,
+        PlayerResult,
+        SubstituteDecision,
+        Substitution,
+    )
+
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "contract": ("run_json",),
+        "explain": ("explain",),
+        "rate": (
+            "ALPHA_LIMIT",
+            "BETA0",
+            "BETA1",
+            "BLOCK",
+            "FIDE_RD",
+            "HALF_1_PLUS_BETA1",
+            "INFLATE_AT_OR_BELOW",
+            "RATING_BOUNDS",
+            "RD_CEILING",
+            "RD_FLOOR",
+            "SCALE",
+            "SIDES",
+            "game_terms",
+            "rate_arrays",
+            "rate_period",
+            "start_of_period",
+            "to_arrays",
+            "validate_params",
+            "validate_period",
+        ),
+        "types": (
+            "Game",
+            "GameExplanation",
+            "Params",
+            "PeriodArrays",
+            "PeriodOutcome",
+            "Player",
+            "PlayerExplanation",
+            "PlayerResult",
+            "SubstituteDecision",
+            "Substitution",
+        ),
+    },
+    (
+        "contract",
+        "explain",
+        "rate",
+        "reference",
+        "types",
+    ),
 )
 
 __all__ = [

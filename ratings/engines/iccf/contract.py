@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import fields
+from itertools import repeat
 from operator import itemgetter
 from typing import Any
 
@@ -25,6 +26,7 @@ from ratings.engines.iccf.types import (
     Columns,
     Game,
     Params,
+    PeriodArrays,
     PeriodOutcome,
     Player,
     PlayerResult,
@@ -126,6 +128,19 @@ def run_json(data: Any) -> dict:
     """The period's results. Entries of the usual shape are read column by column straight into
     arrays; any other input is read entry by entry, which names the first bad entry. Both give
     the same output, or the same error, for every input (tests/engines/test_iccf_columns.py)."""
+    rated = _rate(data)
+    return rated if isinstance(rated, dict) else _outcome_to_json(*rated)
+
+
+def run_text(data: Any) -> str:
+    """``jsonio.dumps(run_json(data))``, the command line's output: on the column path written
+    from the arrays, without a dict per player (tests/engines/test_cli_text.py)."""
+    rated = _rate(data)
+    return jsonio.dumps(rated) if isinstance(rated, dict) else _outcome_text(*rated)
+
+
+def _rate(data: Any) -> dict | tuple[tuple[str, ...], PeriodOutcome]:
+    """The output of the entry-by-entry reading, or the ids and arrays of the column path."""
     data = jsonio.require_object(data, "input")
     _only_keys(data, {"params", "players", "games", "substitutions"}, "input")
     for key in ("players", "games"):
@@ -138,10 +153,13 @@ def run_json(data: Any) -> dict:
     arrays = None if columns is None else bulk_arrays(columns)
     if arrays is None:
         return _run_entry_by_entry(data, params)
-    substitutions = _substitutions_from_json(data)
-    validate_params(params)
-    arrays = with_substitutions(arrays, substitutions, _GameSides(columns.white, columns.black))
-    return _outcome_to_json(arrays.ids, rate_arrays(arrays, params))
+    if _bulk_substitutions(arrays, data.get("substitutions")):
+        validate_params(params)
+    else:  # the same checks in the same order as before, naming the first bad entry
+        substitutions = _substitutions_from_json(data)
+        validate_params(params)
+        arrays = with_substitutions(arrays, substitutions, _GameSides(columns.white, columns.black))
+    return arrays.ids, rate_arrays(arrays, params)
 
 
 def _run_entry_by_entry(data: dict, params: Params) -> dict:
@@ -165,7 +183,10 @@ def _columns_from_json(players: list, games: list) -> Columns | None:
     themselves are checked in bulk by bulk_arrays."""
     if not (_plain(players, {dict}) and _plain(games, {dict})):
         return None
-    game_keys = set().union(*games)
+    if set(map(len, games)) <= {len(_GAME_NEEDS)}:
+        game_keys = set(_GAME_NEEDS) if games else set()  # all three, or a KeyError below
+    else:
+        game_keys = set().union(*games)
     if not (set().union(*players) <= _PLAYER_KEYS and game_keys <= _GAME_KEYS):
         return None
     unrated = [p.get("unrated", False) for p in players]
@@ -194,7 +215,60 @@ def _columns_from_json(players: list, games: list) -> Columns | None:
 
 
 def _optional_column(games: list[dict], present: set[str], key: str) -> list:
-    return [g.get(key) for g in games] if key in present else [None] * len(games)
+    return list(map(dict.get, games, repeat(key))) if key in present else [None] * len(games)
+
+
+_SIDE_NUMBER = {"white": 0, "black": 1}
+
+
+def _bulk_substitutions(arrays: PeriodArrays, raw: Any) -> bool:
+    """Records the substitutions in ``arrays`` when all are of the usual shape and pass every
+    check of rate._validate_substitutions, all at once; False (arrays untouched) otherwise, and
+    the entry-by-entry reading decides, naming the first bad one."""
+    if raw is None or raw == []:
+        return True
+    if type(raw) is not list or not _plain(raw, {dict}) or set(map(len, raw)) != {3}:
+        return False
+    try:
+        game, side, replaces = (list(map(itemgetter(key), raw)) for key in _SUBSTITUTION_ORDER)
+    except KeyError:
+        return False
+    if not (_plain(game, {int}) and _plain(side, {str}) and _plain(replaces, {str})):
+        return False
+    if not set(side) <= set(_SIDE_NUMBER):
+        return False
+    index = {pid: i for i, pid in enumerate(arrays.ids)}
+    try:
+        player = np.fromiter(map(index.__getitem__, replaces), dtype=np.intp, count=len(raw))
+    except KeyError:
+        return False
+    if min(game) < 0 or max(game) >= len(arrays.white):  # (Python ints: any size)
+        return False
+    game_of = np.array(game, dtype=np.int64)
+    black_side = np.fromiter(map(_SIDE_NUMBER.__getitem__, side), dtype=bool, count=len(raw))
+    sides = np.sort(game_of * 2 + black_side)  # (np.unique would import numpy.ma: 12 ms)
+    if (sides[1:] == sides[:-1]).any():  # a side substituted twice
+        return False
+    white_original, black_original = arrays.white.copy(), arrays.black.copy()
+    white_original[game_of[~black_side]] = player[~black_side]
+    black_original[game_of[black_side]] = player[black_side]
+    named = np.where(black_side, arrays.black[game_of], arrays.white[game_of])
+    other = np.where(black_side, arrays.white[game_of], arrays.black[game_of])
+    other_original = np.where(black_side, white_original[game_of], black_original[game_of])
+    # mine = {named, replaces}, theirs = {other, other_original}: disjoint (named != other holds)
+    if (
+        (player == named).any()
+        or (player == other).any()
+        or (player == other_original).any()
+        or (named == other_original).any()
+    ):
+        return False
+    arrays.white_original[:] = white_original
+    arrays.black_original[:] = black_original
+    return True
+
+
+_SUBSTITUTION_ORDER = ("game", "side", "replaces")
 
 
 class _GameSides:
@@ -238,3 +312,36 @@ def _outcome_to_json(ids: tuple[str, ...], out: PeriodOutcome) -> dict:
             }
         )
     return {"players": rows}
+
+
+_RATED_ROW = (
+    '{"id": %s, "rating": %r, "rd": %r, "published_rating": %r, "published_rd": %r, "games": %r}'
+)
+_UNRATED_ROW = '{"id": %s, "unrated": true, "games": %r}'
+
+
+def _outcome_text(ids: tuple[str, ...], out: PeriodOutcome) -> str:
+    """``jsonio.dumps(_outcome_to_json(ids, out))``, one format per row: the same separators,
+    str encoder and repr of floats and ints as json.dumps."""
+    rated = out.rated
+    if not (np.isfinite(out.rating[rated]).all() and np.isfinite(out.rd[rated]).all()):
+        return jsonio.dumps(_outcome_to_json(ids, out))  # refuses as dumps does
+    names = jsonio.string_texts(ids)
+    games = out.games.tolist()
+    rows = list(
+        map(
+            _RATED_ROW.__mod__,
+            zip(
+                names,
+                out.rating.tolist(),
+                out.rd.tolist(),
+                half_up_ints(np.where(rated, out.rating, 0.0)),
+                half_up_ints(np.where(rated, out.rd, 0.0)),
+                games,
+                strict=True,
+            ),
+        )
+    )
+    for i in np.flatnonzero(~rated).tolist():
+        rows[i] = _UNRATED_ROW % (names[i], games[i])
+    return '{"players": [' + ", ".join(rows) + "]}"

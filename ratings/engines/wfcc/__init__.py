@@ -1,76 +1,173 @@
 """WFCC problem solvers' rating (RULES §4): a period's tournaments in order, by linear regression."""
 
-from ratings.engines.wfcc.categories import (
-    CATEGORY_KT,
-    CHAMPIONSHIPS_O,
-    CHAMPIONSHIPS_W,
-    KT_VALUES,
-    O15_MIN_STRONG,
-    O15_RATING,
-    RULES,
-    W_MIN_STRONG,
-    W_THRESHOLDS,
-    CategoryProposal,
-    propose_category,
-)
-from ratings.engines.wfcc.contract import (
-    quarter_from_json,
-    quarter_to_json,
-    result_to_json,
-    run_json,
-    tournament_to_json,
-)
-from ratings.engines.wfcc.explain import explain_in_quarter, explain_solver
-from ratings.engines.wfcc.norms import (
-    n1_holds,
-    n2_levels,
-    norm_conditions,
-    norms,
-    qualified_counts,
-    rated_countries,
-)
-from ratings.engines.wfcc.rate import (
-    apply_floor,
-    half_up_2_array,
-    places,
-    rate_quarter,
-    rate_tournament,
-    regression_line,
-    results_and_rmas,
-    with_carried_half_ratings,
-)
-from ratings.engines.wfcc.titles import (
-    LEVELS,
-    TITLE_NAMES,
-    TITLE_RULES,
-    NormRecord,
-    TitleProposal,
-    TitleRule,
-    propose_title,
-)
-from ratings.engines.wfcc.types import (
-    MAX_POINTS_PER_PROBLEM,
-    N1_MIN_COUNTRIES,
-    N1_MIN_RATED,
-    N2_MIN_QUALIFIED,
-    NORM_LEVELS,
-    RESORT_BELOW_CORRELATION,
-    Line,
-    NormConditions,
-    NotRated,
-    QuarterResult,
-    Solver,
-    SolverExplanation,
-    SolverResult,
-    Tournament,
-    TournamentResult,
-    WfccParams,
-)
-from ratings.engines.wfcc.validate import (
-    UnratableTournament,
-    has_two_decimals,
-    validate,
-    validate_params,
+from typing import TYPE_CHECKING
+
+from ratings.engines.core.lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from ratings.engines.wfcc.categories import (
+        CATEGORY_KT,
+        CHAMPIONSHIPS_O,
+        CHAMPIONSHIPS_W,
+        KT_VALUES,
+        O15_MIN_STRONG,
+        O15_RATING,
+        RULES,
+        W_MIN_STRONG,
+        W_THRESHOLDS,
+        CategoryProposal,
+        propose_category,
+    )
+    from ratings.engines.wfcc.contract import (
+        quarter_from_json,
+        quarter_to_json,
+        result_to_json,
+        run_json,
+        tournament_to_json,
+    )
+    from ratings.engines.wfcc.explain import explain_in_quarter, explain_solver
+    from ratings.engines.wfcc.norms import (
+        n1_holds,
+        n2_levels,
+        norm_conditions,
+        norms,
+        qualified_counts,
+        rated_countries,
+    )
+    from ratings.engines.wfcc.rate import (
+        apply_floor,
+        half_up_2_array,
+        places,
+        rate_quarter,
+        rate_tournament,
+        regression_line,
+        results_and_rmas,
+        with_carried_half_ratings,
+    )
+    from ratings.engines.wfcc.titles import (
+        LEVELS,
+        TITLE_NAMES,
+        TITLE_RULES,
+        NormRecord,
+        TitleProposal,
+        TitleRule,
+        propose_title,
+    )
+    from ratings.engines.wfcc.types import (
+        MAX_POINTS_PER_PROBLEM,
+        N1_MIN_COUNTRIES,
+        N1_MIN_RATED,
+        N2_MIN_QUALIFIED,
+        NORM_LEVELS,
+        RESORT_BELOW_CORRELATION,
+        Line,
+        NormConditions,
+        NotRated,
+        QuarterResult,
+        Solver,
+        SolverExplanation,
+        SolverResult,
+        Tournament,
+        TournamentResult,
+        WfccParams,
+    )
+    from ratings.engines.wfcc.validate import (
+        UnratableTournament,
+        has_two_decimals,
+        validate,
+        validate_params,
+    )
+
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "categories": (
+            "CATEGORY_KT",
+            "CHAMPIONSHIPS_O",
+            "CHAMPIONSHIPS_W",
+            "KT_VALUES",
+            "O15_MIN_STRONG",
+            "O15_RATING",
+            "RULES",
+            "W_MIN_STRONG",
+            "W_THRESHOLDS",
+            "CategoryProposal",
+            "propose_category",
+        ),
+        "contract": (
+            "quarter_from_json",
+            "quarter_to_json",
+            "result_to_json",
+            "run_json",
+            "tournament_to_json",
+        ),
+        "explain": (
+            "explain_in_quarter",
+            "explain_solver",
+        ),
+        "norms": (
+            "n1_holds",
+            "n2_levels",
+            "norm_conditions",
+            "norms",
+            "qualified_counts",
+            "rated_countries",
+        ),
+        "rate": (
+            "apply_floor",
+            "half_up_2_array",
+            "places",
+            "rate_quarter",
+            "rate_tournament",
+            "regression_line",
+            "results_and_rmas",
+            "with_carried_half_ratings",
+        ),
+        "titles": (
+            "LEVELS",
+            "TITLE_NAMES",
+            "TITLE_RULES",
+            "NormRecord",
+            "TitleProposal",
+            "TitleRule",
+            "propose_title",
+        ),
+        "types": (
+            "MAX_POINTS_PER_PROBLEM",
+            "N1_MIN_COUNTRIES",
+            "N1_MIN_RATED",
+            "N2_MIN_QUALIFIED",
+            "NORM_LEVELS",
+            "RESORT_BELOW_CORRELATION",
+            "Line",
+            "NormConditions",
+            "NotRated",
+            "QuarterResult",
+            "Solver",
+            "SolverExplanation",
+            "SolverResult",
+            "Tournament",
+            "TournamentResult",
+            "WfccParams",
+        ),
+        "validate": (
+            "UnratableTournament",
+            "has_two_decimals",
+            "validate",
+            "validate_params",
+        ),
+    },
+    (
+        "categories",
+        "contract",
+        "explain",
+        "norms",
+        "rate",
+        "reference",
+        "titles",
+        "types",
+        "validate",
+    ),
 )
 
 __all__ = [
