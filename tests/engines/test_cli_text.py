@@ -236,3 +236,31 @@ def test_the_program_reads_a_mapped_file_as_it_reads_stdin(tmp_path, capsys, mon
         monkeypatch.setattr(sys, "stdin", SimpleNamespace(buffer=handle))
         by_stdin = (main(["iccf", "-"]), capsys.readouterr())
     assert by_file == by_stdin
+
+
+def test_egf_a_game_of_a_player_entered_elsewhere_fails_as_entry_by_entry():
+    """Games are numbered among their own tournament's players: one naming a player of another
+    tournament goes to the entry-by-entry reading, which fails as the columns would have."""
+    players = [{"id": "a", "grade": "1d"}, {"id": "b", "grade": "2k"}]
+    data = {
+        "tournaments": [
+            {"id": "T1", "class": "A", "players": players, "games": []},
+            {
+                "id": "T2",
+                "class": "B",
+                "players": [{"id": "c", "grade": "1k"}, {"id": "d", "grade": "3k"}],
+                "games": [
+                    {"white": "c", "black": "d", "result": 1},
+                    {"white": "a", "black": "d", "result": 0},
+                ],
+            },
+        ]
+    }
+    assert egf_columns.arrays_from_json(data["tournaments"]) is None
+    expected = (
+        "EngineInputError: tournaments[1].games[1].white: 'a' is not a player of this tournament"
+    )
+    assert _text_or_error(egf_contract.run_text, data) == expected
+    data["tournaments"][1]["games"][1]["white"] = "c"  # now his own: read in columns
+    data["tournaments"][1]["games"][1]["black"] = "d"
+    assert egf_columns.arrays_from_json(data["tournaments"]) is not None
