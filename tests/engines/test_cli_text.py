@@ -207,14 +207,16 @@ def test_egf_ids_of_another_type_are_left_to_dumps():
     assert '"id": 12, "before": 100.0, "after": -0.0' in text and "1e+16" in text
 
 
-PIECES = st.sampled_from([b"1", b"0", b"9876543", b"x", b'"', b"12345678901234567"])
+PIECES = st.sampled_from([b"1", b"0", b"9876543", b"x", b'"', b"/", b":", b"12345678901234567"])
 
 
 @settings(max_examples=500, deadline=None)
 @given(st.lists(PIECES, max_size=30).map(b"".join), st.integers(1, 40))
 def test_long_digit_runs_are_found_across_chunk_edges(raw, chunk):
-    whole = jsonio._LONG_DIGITS in raw.translate(jsonio._DIGITS_TO_ZERO)
-    assert jsonio._has_long_digits(raw, chunk) == whole
+    whole = b"0" * jsonio._LONG_RUN in raw.translate(bytes.maketrans(b"123456789", b"0" * 9))
+    assert jsonio._has_long_digits(raw, chunk) == whole  # small: translated
+    assert jsonio._has_long_digits(raw, chunk, small=0) == whole  # by NumPy, chunk by chunk
+    assert jsonio._has_long_digits(memoryview(raw), chunk, small=0) == whole
 
 
 @settings(max_examples=300, deadline=None)
@@ -234,3 +236,31 @@ def test_the_program_reads_a_mapped_file_as_it_reads_stdin(tmp_path, capsys, mon
         monkeypatch.setattr(sys, "stdin", SimpleNamespace(buffer=handle))
         by_stdin = (main(["iccf", "-"]), capsys.readouterr())
     assert by_file == by_stdin
+
+
+def test_egf_a_game_of_a_player_entered_elsewhere_fails_as_entry_by_entry():
+    """Games are numbered among their own tournament's players: one naming a player of another
+    tournament goes to the entry-by-entry reading, which fails as the columns would have."""
+    players = [{"id": "a", "grade": "1d"}, {"id": "b", "grade": "2k"}]
+    data = {
+        "tournaments": [
+            {"id": "T1", "class": "A", "players": players, "games": []},
+            {
+                "id": "T2",
+                "class": "B",
+                "players": [{"id": "c", "grade": "1k"}, {"id": "d", "grade": "3k"}],
+                "games": [
+                    {"white": "c", "black": "d", "result": 1},
+                    {"white": "a", "black": "d", "result": 0},
+                ],
+            },
+        ]
+    }
+    assert egf_columns.arrays_from_json(data["tournaments"]) is None
+    expected = (
+        "EngineInputError: tournaments[1].games[1].white: 'a' is not a player of this tournament"
+    )
+    assert _text_or_error(egf_contract.run_text, data) == expected
+    data["tournaments"][1]["games"][1]["white"] = "c"  # now his own: read in columns
+    data["tournaments"][1]["games"][1]["black"] = "d"
+    assert egf_columns.arrays_from_json(data["tournaments"]) is not None

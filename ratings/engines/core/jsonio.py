@@ -34,10 +34,10 @@ def _parse_float(text: str) -> float:
 
 
 # orjson reads integers beyond 64 bits as floats where the strict reader keeps (or refuses) them:
-# a text with such a run of digits anywhere takes the strict reader. (Every digit turned into a
-# zero, then one substring search: several times faster than a regular expression.)
+# a text with a run of this many digits anywhere takes the strict reader.
+_LONG_RUN = 19
 _DIGITS_TO_ZERO = bytes.maketrans(b"123456789", b"000000000")
-_LONG_DIGITS = b"0" * 19
+_SMALL = 1 << 16
 
 
 def loads(text: str | bytes | memoryview) -> Any:
@@ -61,15 +61,24 @@ def loads(text: str | bytes | memoryview) -> Any:
 _CHUNK = 1 << 20
 
 
-def _has_long_digits(raw: bytes | memoryview, chunk: int = _CHUNK) -> bool:
-    """Whether ``raw`` holds a run of len(_LONG_DIGITS) digits. Chunk by chunk, each overlapping
-    the previous one by a run less one byte: the translated copy of a large document would
-    otherwise be as large as the document, and fresh memory costs more than the translation."""
-    overlap = len(_LONG_DIGITS) - 1
-    for start in range(0, len(raw), chunk):
-        # (bytes of a slice of bytes is that slice; of a mapped file, a copy of one chunk)
-        piece = bytes(raw[max(start - overlap, 0) : start + chunk])
-        if _LONG_DIGITS in piece.translate(_DIGITS_TO_ZERO):
+def _has_long_digits(raw: bytes | memoryview, chunk: int = _CHUNK, small: int = _SMALL) -> bool:
+    """Whether ``raw`` holds a run of _LONG_RUN digits: NumPy over the bytes in place,
+    chunk by chunk (each overlapping the previous one by a run less one byte), five times
+    faster than translating a copy. A run of 2**k digits from i is one of 2**(k-1) from i and
+    one from i + 2**(k-1); 16 and 3 more make 19."""
+    if len(raw) <= small:  # the few microseconds of NumPy's calls would be most of the work
+        return _LONG_RUN * b"0" in bytes(raw).translate(_DIGITS_TO_ZERO)
+    import numpy as np  # (here: the command line imports NumPy after setting its thread count)
+
+    steps = (1, 2, 4, 8, _LONG_RUN - 16)
+    data = np.frombuffer(raw, dtype=np.uint8)
+    for start in range(0, len(data), chunk):
+        run = data[max(start - _LONG_RUN + 1, 0) : start + chunk] - np.uint8(48) <= 9  # digits
+        for step in steps:
+            run = run[:-step] & run[step:]
+            if not run.any():
+                break
+        else:
             return True
     return False
 

@@ -79,19 +79,15 @@ def arrays_from_json(items: Any) -> HistoryArrays | None:
     if "" in first_of:
         return None
     entry_player = np.searchsorted(np.array(list(first_of.values()), dtype=np.int64), first)
-    # keyed by fresh copies of the ids: laid out together rather than spread over the decoded
-    # document, they make each of millions of look-ups a third cheaper
-    number_of = {
-        pid.encode("utf-8", "surrogatepass").decode("utf-8", "surrogatepass"): i
-        for i, pid in enumerate(first_of)
-    }
     entry_offsets, game_offsets = _offsets(player_lists), _offsets(game_lists)
-    try:
-        game_white, game_black = _numbers(whites, number_of), _numbers(blacks, number_of)
-    except KeyError:  # a game of somebody not entered: named by the entry-by-entry reading
-        return None
-    if _entered_twice(entry_player, entry_offsets, len(number_of)):
+    if _entered_twice(entry_player, entry_offsets, len(first_of)):
         return None  # named by the entry-by-entry reading
+    try:
+        game_white, game_black = _game_numbers(
+            entry_ids, entry_player, whites, blacks, entry_offsets, game_offsets
+        )
+    except KeyError:  # a game of somebody not entered there: named by the entry-by-entry reading
+        return None
     handicap = np.asarray(stones, dtype=float).reshape(len(stones))
     if len(handicap) and handicap.min() < 0:
         return None
@@ -101,7 +97,7 @@ def arrays_from_json(items: Any) -> HistoryArrays | None:
     return HistoryArrays(
         tournament_ids=tournament_ids,
         tournament_classes=classes,
-        player_ids=list(number_of),
+        player_ids=list(first_of),
         entry_offsets=entry_offsets,
         entry_player=entry_player,
         entry_grade=grades,
@@ -121,10 +117,27 @@ def _offsets(lists: list[list]) -> np.ndarray:
     return offsets
 
 
-def _numbers(ids: list[str], number_of: dict[str, int]) -> np.ndarray:
-    """Player number of each id; KeyError for an unknown one. (A list first: np.fromiter
-    takes twice as long over a map of millions.)"""
-    return np.array(list(map(number_of.__getitem__, ids)), dtype=np.int64).reshape(len(ids))
+def _game_numbers(
+    entry_ids: list[str],
+    entry_player: np.ndarray,
+    whites: list[str],
+    blacks: list[str],
+    entry_offsets: np.ndarray,
+    game_offsets: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Player number of each game's White and Black, looked up among the players of the game's
+    own tournament: a few dozen ids, whose table stays in the cache, where one table of every
+    player would be fetched from memory for each of millions of games. KeyError for a game of
+    somebody not entered in its tournament."""
+    numbers = entry_player.tolist()
+    eo, go = entry_offsets.tolist(), game_offsets.tolist()
+    white: list[int] = []
+    black: list[int] = []
+    for t in range(len(eo) - 1):
+        number_of = dict(zip(entry_ids[eo[t] : eo[t + 1]], numbers[eo[t] : eo[t + 1]], strict=True))
+        white += map(number_of.__getitem__, whites[go[t] : go[t + 1]])
+        black += map(number_of.__getitem__, blacks[go[t] : go[t + 1]])
+    return np.array(white, dtype=np.int64), np.array(black, dtype=np.int64)
 
 
 def _entered_twice(entry_player: np.ndarray, offsets: np.ndarray, n_players: int) -> bool:
