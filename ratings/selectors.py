@@ -29,6 +29,7 @@ from django.utils.translation import get_language
 
 from federation.models import Federation, Player
 from federation.player_search import player_name_q
+from federation.prepared import PreparedValues, marker_int, marker_text
 from ratings import page_cache, systems
 from ratings.crosstable import POINTS
 from ratings.models import (
@@ -771,24 +772,41 @@ def published_run_or_404(federation_code: str, run_id: int) -> RatingRun:
     return run
 
 
+def _player_query(federation_code: str, player_id: str) -> QuerySet:
+    return (
+        Player.objects.filter(federation__code=federation_code, federation_player_id=player_id)
+        .annotate(has_live_rating=Exists(LiveRating.objects.filter(player=OuterRef("pk"))))
+        .values_list(
+            *PLAYER_COLUMNS, *(f"federation__{f}" for f in FEDERATION_COLUMNS), "has_live_rating"
+        )[:1]
+    )
+
+
+PLAYER_COLUMNS = tuple(f.attname for f in Player._meta.concrete_fields)
+FEDERATION_COLUMNS = tuple(f.attname for f in Federation._meta.concrete_fields)
+PLAYER_QUERY = PreparedValues(
+    _player_query, federation_code=marker_text("federation"), player_id=marker_text("player")
+)
+
+
 def player_or_404(federation_code: str, player_id: str) -> Player:
     """The player with his federation, and `has_live_rating` (whether a live run moved him:
-    most players' pages then skip that query)."""
-    player = (
-        Player.objects.filter(federation__code=federation_code, federation_player_id=player_id)
-        .select_related("federation")
-        .annotate(has_live_rating=Exists(LiveRating.objects.filter(player=OuterRef("pk"))))
-        .first()
-    )
-    if player is None:
+    most players' pages then skip that query). One prepared statement (federation.prepared)."""
+    found = PLAYER_QUERY.rows(federation_code=federation_code, player_id=player_id)
+    if not found:
         raise Http404("no such player")
+    values = found[0]
+    n = len(PLAYER_COLUMNS)
+    player = Player.from_db("default", PLAYER_COLUMNS, values[:n])
+    federation = Federation.from_db("default", FEDERATION_COLUMNS, values[n:-1])
+    Player.federation.field.set_cached_value(player, federation)
+    player.has_live_rating = bool(values[-1])
     return player
 
 
-def player_history(player: Player) -> list[HistoryPoint]:
-    """One point per published list the player is on, oldest first: one query."""
-    rows = (
-        RatingEntry.objects.filter(player=player, rating_list__status=ListStatus.PUBLISHED)
+def _history_query(player_id: int) -> QuerySet:
+    return (
+        RatingEntry.objects.filter(player_id=player_id, rating_list__status=ListStatus.PUBLISHED)
         .order_by("rating_list__period__valid_from", "rating_list_id")
         .values_list(
             "rating_list__period__code",
@@ -809,56 +827,89 @@ def player_history(player: Player) -> list[HistoryPoint]:
             "rating_list_id",
         )
     )
-    return [HistoryPoint(*row) for row in rows]
+
+
+HISTORY_QUERY = PreparedValues(_history_query, player_id=marker_int())
+
+
+def player_history(player: Player) -> list[HistoryPoint]:
+    """One point per published list the player is on, oldest first: one query."""
+    return [HistoryPoint(*row) for row in HISTORY_QUERY.rows(player_id=player.pk)]
+
+
+def _events_query(player_id: int) -> QuerySet:
+    return (
+        EventRating.objects.filter(
+            player_id=player_id, run__rating_list__status=ListStatus.PUBLISHED
+        )
+        .order_by("-event__end", "-event_id")
+        .annotate(file_place=Subquery(_placed()))
+        .values_list(*EVENT_CHANGE_FIELDS, "details", "file_place")
+    )
+
+
+EVENTS_QUERY = PreparedValues(_events_query, player_id=marker_int())
 
 
 def player_events(player: Player) -> list[EventChange]:
     """Rating changes per event, from the runs whose lists are published: one query. All the
     rows are his, so which were rated together (the same run, before and after: _event_changes'
     subquery) is read from the rows themselves."""
-    found = list(
-        EventRating.objects.filter(player=player, run__rating_list__status=ListStatus.PUBLISHED)
-        .order_by("-event__end", "-event_id")
-        .annotate(file_place=Subquery(_placed()))
-        .values_list(*EVENT_CHANGE_FIELDS, "details", "file_place")
-    )
+    found = EVENTS_QUERY.rows(player_id=player.pk)
     run, before, after = (EVENT_CHANGE_FIELDS.index(f) for f in ("run_id", "before", "after"))
     # SQL's equality: a row without a rating before is rated together with none
     starts = Counter((r[run], r[before], r[after]) for r in found if r[before] is not None)
     return [_change(r[:-2], r[-2], starts[(r[run], r[before], r[after])] > 1, r[-1]) for r in found]
 
 
+GAME_COLUMNS = ("event_id", "round", "result", "handicap", "event__code", "event__name")
+SIDE_COLUMNS = ("id", "federation_player_id", "surname", "given_name")
+
+
+def _games_query(player_id: int, limit: int) -> QuerySet:
+    return (
+        Game.objects.filter(Q(white_id=player_id) | Q(black_id=player_id))
+        .filter(event__status__in=PUBLIC_EVENT_STATUSES)
+        .order_by("-event__end", "-event_id", "-round", "-id")
+        .values_list(
+            *GAME_COLUMNS,
+            *(f"white__{f}" for f in SIDE_COLUMNS),
+            *(f"black__{f}" for f in SIDE_COLUMNS),
+        )[:limit]
+    )
+
+
+def _shown_games_query(player_id: int) -> QuerySet:
+    return _games_query(player_id, PLAYER_GAMES_SHOWN)
+
+
+GAMES_QUERY = PreparedValues(_shown_games_query, player_id=marker_int())
+
+
+def _side(values: tuple) -> Player | None:
+    """The player of one side of a game (the SIDE_COLUMNS only), None for a free round."""
+    return None if values[0] is None else Player.from_db("default", SIDE_COLUMNS, values)
+
+
 def player_games(player: Player, limit: int = PLAYER_GAMES_SHOWN) -> list[PlayerGame]:
     """His latest games from his side, each opponent with the rating he was rated with at that
-    event (his published run's `before`): two queries."""
-    games = list(
-        Game.objects.filter(Q(white=player) | Q(black=player))
-        .filter(event__status__in=PUBLIC_EVENT_STATUSES)
-        .select_related("event", "white", "black")
-        .only(
-            "round",
-            "result",
-            "handicap",
-            "event__code",
-            "event__name",
-            "event__end",
-            "event__federation_id",
-            "white__federation_player_id",
-            "white__surname",
-            "white__given_name",
-            "black__federation_player_id",
-            "black__surname",
-            "black__given_name",
-        )
-        .order_by("-event__end", "-event_id", "-round", "-id")[:limit]
-    )
-    opponents = {g.black_id if g.white_id == player.pk else g.white_id for g in games} - {None}
+    event (his published run's `before`): two queries (one when he has no game)."""
+    if limit == PLAYER_GAMES_SHOWN:
+        games = GAMES_QUERY.rows(player_id=player.pk)
+    else:
+        games = list(_games_query(player.pk, limit))
+    n, s = len(GAME_COLUMNS), len(SIDE_COLUMNS)
+    sides = [(_side(g[n : n + s]), _side(g[n + s :])) for g in games]
+    as_white = [white is not None and white.pk == player.pk for white, _ in sides]
+    opponents = [
+        black if own else white for (white, black), own in zip(sides, as_white, strict=True)
+    ]
     before = {}
     if games:
         rows = (
             EventRating.objects.filter(
-                event_id__in={g.event_id for g in games},
-                player_id__in=opponents,
+                event_id__in={g[0] for g in games},
+                player_id__in={o.pk for o in opponents if o is not None},
                 run__rating_list__status=ListStatus.PUBLISHED,
             )
             .order_by("run_id")
@@ -866,21 +917,21 @@ def player_games(player: Player, limit: int = PLAYER_GAMES_SHOWN) -> list[Player
         )
         before = {(event_id, pid): value for event_id, pid, value in rows}  # newest run wins
     out = []
-    for g in games:
-        white = g.white_id == player.pk
-        opponent = g.black if white else g.white
-        points = POINTS.get(g.result)
+    for (event_id, round_, result, handicap, code, name, *_), own_white, opponent in zip(
+        games, as_white, opponents, strict=True
+    ):
+        points = POINTS.get(result)
         out.append(
             PlayerGame(
-                event_code=g.event.code,
-                event_name=g.event.name,
-                round=g.round,
+                event_code=code,
+                event_name=name,
+                round=round_,
                 opponent=opponent,
-                opponent_rating=before.get((g.event_id, opponent.pk)) if opponent else None,
-                colour="white" if white else "black",
-                handicap=g.handicap,
-                points=None if points is None else points[0 if white else 1],
-                by_default=g.result.endswith("ff"),
+                opponent_rating=before.get((event_id, opponent.pk)) if opponent else None,
+                colour="white" if own_white else "black",
+                handicap=handicap,
+                points=None if points is None else points[0 if own_white else 1],
+                by_default=result.endswith("ff"),
             )
         )
     return out

@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from ratings import csv_copy, exports, native_download, selectors, systems
+from ratings import csv_copy, exports, native_download, player_tables, selectors, systems
 from ratings.charts import ChartPoint, rating_chart
 from ratings.crosstable import (
     egd_table,
@@ -272,8 +272,21 @@ def player(request, federation: str, player: str):
             "system": system,
             "games_shown": selectors.PLAYER_GAMES_SHOWN,
             "live": live_rating(person) if person.has_live_rating else None,
+            **_player_tables(profile, system),
         },
     )
+
+
+def _player_tables(profile: selectors.PlayerProfile, system) -> dict:
+    """The player page's long tables' rows, rendered in Python (ratings.player_tables)."""
+    code, fid = profile.player.federation.code, profile.player.federation_player_id
+    return {
+        "history_rows": player_tables.history_rows(
+            profile.history, federation_code=code, player_id=fid, shows_rd=system.shows_rd
+        ),
+        "event_rows": player_tables.event_rows(profile.events, federation_code=code, player_id=fid),
+        "game_rows": player_tables.game_rows(profile.games, federation_code=code),
+    }
 
 
 @require_GET

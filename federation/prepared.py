@@ -1,0 +1,94 @@
+"""Querysets compiled to SQL once and run many times with new parameter values.
+
+A page's queries are the same statement on every request with other values (this player, this
+list). The ORM builds and compiles each one again per request, which on the busiest pages costs
+more than the database takes to answer (tests/benchmarks/bench_site.py). A PreparedValues keeps
+the queryset as the one statement of the query's meaning: it is built once with marker values,
+compiled by Django's own compiler, and each call substitutes the real values for the markers in
+the compiled parameters and converts the rows with the same compiler (SQLite's dates, booleans
+and JSON come back as the ORM gives them). tests/site/test_prepared_queries.py checks every
+prepared query of the site against its queryset run the ORM's way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import connections
+from django.db.models import QuerySet
+
+# Marker values nobody stores: an id no sequence reaches, a text no code contains.
+_INT_MARKERS = iter(range(-7_340_000_001, -7_340_100_000, -1))
+
+
+def marker_int() -> int:
+    return next(_INT_MARKERS)
+
+
+def marker_text(name: str) -> str:
+    return f"\x1fprepared:{name}\x1f"
+
+
+@dataclass(frozen=True)
+class _Compiled:
+    sql: str
+    params: tuple  # the compiled parameters, markers included
+    slots: tuple[tuple[int, str], ...]  # (position in params, name of the value)
+    compiler: Any  # Django's SQLCompiler of the marker queryset: converts the rows
+
+
+class PreparedValues:
+    """``build(**markers)`` returns a ``values_list`` queryset; ``rows(**values)`` runs it with
+    ``values`` in place of the markers: the ORM's rows, without building the query again.
+
+    Each marker must reach the compiled parameters unchanged (an exact lookup, not ``contains``
+    or ``in``): compiling refuses a marker it cannot find rather than run another query.
+    """
+
+    instances: list[PreparedValues] = []  # every prepared query: the tests walk them all
+
+    def __init__(self, build: Callable[..., QuerySet], **markers: object):
+        PreparedValues.instances.append(self)
+        self.name = f"{build.__module__}.{build.__qualname__}"
+        self._build = build
+        self._markers = markers
+        self._compiled: dict[tuple[str, str], _Compiled] = {}
+
+    @property
+    def parameters(self) -> tuple[str, ...]:
+        return tuple(self._markers)
+
+    def queryset(self, **values: object) -> QuerySet:
+        """The same query the ORM's way (tests compare the two)."""
+        return self._build(**values)
+
+    def rows(self, using: str = "default", **values: object) -> list[tuple]:
+        connection = connections[using]
+        compiled = self._compiled.get((using, connection.vendor))
+        if compiled is None:
+            compiled = self._compile(using)
+        params = list(compiled.params)
+        for position, name in compiled.slots:
+            params[position] = values[name]
+        with connection.cursor() as cursor:
+            cursor.execute(compiled.sql, params)
+            found = cursor.fetchall()
+        return list(compiled.compiler.results_iter(results=[found], tuple_expected=True))
+
+    def _compile(self, using: str) -> _Compiled:
+        queryset = self._build(**self._markers)
+        compiler = queryset.query.get_compiler(using=using)
+        sql, params = compiler.as_sql()
+        slots = []
+        for position, value in enumerate(params):
+            for name, marker in self._markers.items():
+                if type(value) is type(marker) and value == marker:
+                    slots.append((position, name))
+        missing = set(self._markers) - {name for _, name in slots}
+        if missing:
+            raise ValueError(f"prepared query: {sorted(missing)} not a parameter of {sql}")
+        compiled = _Compiled(sql, tuple(params), tuple(slots), compiler)
+        self._compiled[(using, compiler.connection.vendor)] = compiled
+        return compiled

@@ -1,0 +1,140 @@
+"""The player page's three long tables (history, events, games), rendered in Python.
+
+A player with twenty lists and a hundred games made the template engine resolve some 4,000
+variables, 50 URLs and 60 translations per page: most of the page's time
+(tests/benchmarks/bench_site.py). These functions give the same bytes as the template rows they
+replace, with each URL reversed once per table (RowUrl), each label translated once and each
+value formatted as the template would (localize, date, the ratings filters);
+tests/site/test_player_tables.py renders both on generated rows in every language and compares.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from django.conf import settings
+from django.utils.formats import date_format, localize
+from django.utils.html import conditional_escape
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
+
+from ratings.row_urls import RowUrl
+from ratings.selectors import EventChange, HistoryPoint, PlayerGame
+from ratings.tables import change_cell
+from ratings.templatetags.ratings_extras import halfup
+
+
+def _text(value: object) -> str:
+    """{{ value }}: localized, then escaped unless already safe."""
+    if type(value) is int and not settings.USE_THOUSAND_SEPARATOR:
+        return str(value)  # what localize() gives an int without grouping
+    return str(conditional_escape(localize(value)))
+
+
+def _label(message: str) -> str:
+    """{% translate "message" %}: translated, not escaped (a template's own text is safe)."""
+    return gettext(message)
+
+
+def _dates(values: Iterable, fmt: str) -> dict:
+    """Each distinct date of a table formatted once ({{ value|date:fmt }}; none: '')."""
+    return {v: "" if v in (None, "") else date_format(v, fmt) for v in set(values)}
+
+
+def _rows(rows: Iterable[str]) -> SafeString:
+    """The rows as a {% for %} loop with one row per line gives them."""
+    return mark_safe("".join(f"\n{row}\n" for row in rows))
+
+
+def history_rows(
+    history: Sequence[HistoryPoint], *, federation_code: str, player_id: str, shows_rd: bool
+) -> SafeString:
+    """The history table's rows, newest list first."""
+    list_url = RowUrl("ratings:list", "period", federation=federation_code)
+    explain_url = RowUrl(
+        "ratings:explain", "run", integer=True, federation=federation_code, player=player_id
+    )
+    explain = _label("explain")
+    iso = _dates((h.valid_from for h in history), "Y-m-d")
+    short = _dates((h.valid_from for h in history), "SHORT_DATE_FORMAT")
+    out = []
+    for h in reversed(history):
+        period = _text(h.period)
+        marks = (" P" if h.provisional else "") + (" ½" if h.half_rating else "")
+        rd = f'<td class="num">{_text("–" if h.published_rd is None else h.published_rd)}</td>'
+        rank = _text("–" if h.rank is None else h.rank) if h.listed else "–"
+        change = change_cell(h.published_change, h.change)
+        if h.games and h.run_id:
+            url = conditional_escape(explain_url(h.run_id))
+            change = f'<a href="{url}" title="{explain}">{change}</a>'
+        out.append(
+            f'<tr><td><a href="{conditional_escape(list_url(h.period))}">{period}</a></td>'
+            f'<td><time datetime="{iso[h.valid_from]}">{short[h.valid_from]}</time></td>'
+            f'<td class="num">{_text(h.published_rating)}{marks}</td>'
+            f"{rd if shows_rd else ''}"
+            f'<td class="num">{rank}</td><td class="num">{_text(h.games)}</td>'
+            f'<td class="num">{change}</td></tr>'
+        )
+    return _rows(out)
+
+
+def event_rows(
+    events: Sequence[EventChange], *, federation_code: str, player_id: str
+) -> SafeString:
+    """The rated events' rows, latest first."""
+    event_url = RowUrl("ratings:event", "code", federation=federation_code)
+    explain_url = RowUrl(
+        "ratings:explain", "run", integer=True, federation=federation_code, player=player_id
+    )
+    together = _label("rated together with the period's other events: the period's change")
+    shared = f' <abbr class="shared" title="{together}">{_label("period")}</abbr>'
+    explain = _label("explain")
+    ended = _dates((e.event_end for e in events), "SHORT_DATE_FORMAT")
+    out = []
+    for e in events:
+        out.append(
+            f'<tr><td><a href="{conditional_escape(event_url(e.event_code))}">'
+            f"{_text(e.event_name)}</a></td><td>{ended[e.event_end]}</td>"
+            f"<td>{_text(e.period)}</td>"
+            f'<td class="num">{_text("–" if e.place is None else e.place)}</td>'
+            f'<td class="num">{_text(e.games)}</td>'
+            f'<td class="num">{_text("–" if e.score is None else e.score)}</td>'
+            f'<td class="num">{_text(halfup(e.before))}</td>'
+            f'<td class="num">{_text(halfup(e.after_event))}</td>'
+            f'<td class="num">{change_cell(e.change, e.change_unrounded)}'
+            f"{shared if e.shared else ''}</td>"
+            f'<td><a href="{conditional_escape(explain_url(e.run_id))}">{explain}</a></td></tr>'
+        )
+    return _rows(out)
+
+
+def game_rows(games: Sequence[PlayerGame], *, federation_code: str) -> SafeString:
+    """His latest games' rows, from his side."""
+    player_url = RowUrl("ratings:player", "player", federation=federation_code)
+    event_url = RowUrl("ratings:event", "code", federation=federation_code)
+    free_round, by_default = _label("free round"), _label("by default")
+    colours = {"white": _label("White"), "black": _label("Black")}
+    outcomes = {1: ("win", _label("won")), 0: ("loss", _label("lost"))}
+    drawn = _label("drawn")
+    out = []
+    for g in games:
+        if g.opponent:
+            url = conditional_escape(player_url(g.opponent.federation_player_id))
+            opponent = f'<a href="{url}">{_text(g.opponent.full_name)}</a>'
+        else:
+            opponent = free_round
+        if g.points is None:
+            css, outcome = "", "–"
+        else:
+            css, outcome = outcomes.get(g.points, ("", drawn))
+        outcome += f" ({by_default})" if g.by_default else ""
+        out.append(
+            f'<tr><td>{opponent}</td><td class="num">{_text(halfup(g.opponent_rating))}</td>'
+            f"<td>{colours['white'] if g.colour == 'white' else colours['black']}</td>"
+            f'<td class="num">{_text(g.handicap or "–")}</td>'
+            f'<td class="{css}">{outcome}</td>'
+            f'<td><a href="{conditional_escape(event_url(g.event_code))}">'
+            f"{_text(g.event_name)}</a></td>"
+            f'<td class="num">{_text(g.round)}</td></tr>'
+        )
+    return _rows(out)

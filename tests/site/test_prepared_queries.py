@@ -1,0 +1,74 @@
+"""Every prepared query (federation.prepared) gives exactly the rows of its queryset run the
+ORM's way, for every value the rated demo offers, on SQLite and on PostgreSQL; and a marker the
+compiled statement does not carry as a parameter is refused, not run as another query."""
+
+from __future__ import annotations
+
+import pytest
+from django.db.models import Q
+
+import ratings.selectors  # noqa: F401  (defines the site's prepared queries)
+from federation.models import Player
+from federation.prepared import PreparedValues, marker_text
+from ratings.selectors import player_games
+from tests.ratings.conftest import seeded_and_rated_demo
+from tournaments.models import Event, Game
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(scope="module")
+def rated_demo(django_db_setup, django_db_blocker):
+    with seeded_and_rated_demo(django_db_blocker, players=80, seed=7):
+        yield
+
+
+def _values(parameters: tuple[str, ...]) -> list[dict]:
+    """Every value combination of the demo for these parameter names (and a few that miss)."""
+    players = list(Player.objects.values_list("pk", "federation__code", "federation_player_id"))
+    if parameters == ("player_id",):
+        return [{"player_id": pk} for pk, _, _ in players] + [{"player_id": 0}]
+    if parameters == ("federation_code", "player_id"):
+        found = [{"federation_code": code, "player_id": fid} for _, code, fid in players]
+        return [*found, {"federation_code": "nowhere", "player_id": players[0][2]}]
+    raise AssertionError(f"no demo values for a prepared query of {parameters}: add them here")
+
+
+@pytest.mark.usefixtures("rated_demo")
+def test_every_prepared_query_gives_the_orm_rows():
+    assert PreparedValues.instances, "no prepared query found"
+    compared = 0
+    for prepared in PreparedValues.instances:
+        non_empty = 0
+        for values in _values(prepared.parameters):
+            expected = list(prepared.queryset(**values))
+            assert prepared.rows(**values) == expected, (prepared.name, values)
+            non_empty += bool(expected)
+            compared += 1
+        assert non_empty, f"{prepared.name}: the demo gave it no row to compare"
+    assert compared > 100
+
+
+@pytest.mark.usefixtures("rated_demo")
+def test_a_free_round_has_no_opponent():
+    game = Game.objects.filter(event__status__in=("accepted", "rated")).first()
+    event = Event.objects.get(pk=game.event_id)
+    bye = Game.objects.create(event=event, round=99, white=game.white, black=None, result="bye+")
+    first = player_games(game.white)[0]
+    assert (first.round, first.opponent, first.colour, first.opponent_rating) == (
+        99,
+        None,
+        "white",
+        None,
+    )
+    assert bye.pk
+
+
+def test_a_marker_lost_in_the_compiled_statement_is_refused():
+    def contains(name):  # `contains` wraps the value in %...%: not a parameter to substitute
+        return Player.objects.filter(Q(surname__contains=name)).values_list("pk")
+
+    prepared = PreparedValues(contains, name=marker_text("name"))
+    PreparedValues.instances.remove(prepared)
+    with pytest.raises(ValueError, match="not a parameter"):
+        prepared.rows(name="Kam")
