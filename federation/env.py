@@ -37,7 +37,16 @@ def database_from_url(url: str | None, sqlite_path: str) -> dict:
         }
     parsed = urlparse(url)
     if parsed.scheme in {"postgres", "postgresql", "pgsql"}:
-        options = {k: v[-1] for k, v in parse_qs(parsed.query).items()}
+        options = {k: v[-1] for k, v in parse_qs(parsed.query, keep_blank_values=True).items()}
+        # federation.prepared's statements are prepared after this many runs on a connection
+        # (the ORM's own never are); ?prepare_threshold= (empty) turns it off, e.g. behind a
+        # pooler that cannot keep prepared statements.
+        threshold = options.get("prepare_threshold", "5")
+        if threshold and not threshold.isdigit():
+            raise ImproperlyConfigured(
+                f"DATABASE_URL: prepare_threshold={threshold!r} is not a count (or empty: off)"
+            )
+        options["prepare_threshold"] = int(threshold) if threshold else None
         return {
             "ENGINE": "django.db.backends.postgresql",
             "NAME": unquote(parsed.path.lstrip("/")),

@@ -29,7 +29,7 @@ from django.utils.translation import get_language
 
 from federation.models import Federation, Player
 from federation.player_search import player_name_q
-from federation.prepared import PreparedValues, marker_int, marker_text
+from federation.prepared import PreparedValues, marker_int, marker_text, server_binding_cursor
 from ratings import page_cache, systems
 from ratings.crosstable import POINTS
 from ratings.models import (
@@ -496,7 +496,7 @@ def _keyset_rows(rating_list_id: int, bound, cursor, ascending: bool, size: int)
         bound=f"AND e.rank {bound} %s" if bound else "", direction="ASC" if ascending else "DESC"
     )
     params = [rating_list_id, *([cursor] if bound else []), size + 1]
-    with connection.cursor() as db:
+    with server_binding_cursor(connection) as db:  # prepared after a few pages (PostgreSQL)
         db.execute(sql, params)
         found = db.fetchall()
     rows = []
