@@ -1,4 +1,4 @@
-"""The rating-list table (django-tables2): columns, cell rendering, and the sort links.
+"""The rating-list table: columns (declared for django-tables2), cell rendering, sort links.
 
 The rows are one page already fetched by keyset (ratings.selectors.list_page), so the table never
 sorts or paginates itself; it renders the page and builds each header's sort link from the
@@ -7,17 +7,19 @@ current query string (filters kept, cursors dropped).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import lru_cache
 from html import escape as _escape
 from urllib.parse import urlencode
 
 import django_tables2 as tables
-from django.urls import reverse
 from django.utils.formats import get_format
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from ratings.numbers import signed, signed_unrounded
+from ratings.row_urls import RowUrl
 
 # Column name -> the sort key it toggles (ratings.selectors.SORTS); descending first for numbers.
 NUMERIC_COLUMNS = {"rank", "rating", "rd", "games", "change"}
@@ -75,15 +77,40 @@ class RatingListTable(tables.Table):
         attrs = {"class": "ratings"}
         empty_text = _("No player matches these filters.")
 
-    def __init__(self, data, *, federation_code: str, system, **kwargs):
+
+@dataclass(frozen=True)
+class ListColumn:
+    name: str
+    header: object  # the declared verbose name: translated when the page renders
+    td_class: str
+
+
+@lru_cache
+def list_columns(shows_rd: bool, shows_grade: bool) -> tuple[ListColumn, ...]:
+    """The columns of a list under a system's flags, in display order: read from
+    RatingListTable once per layout (django-tables2 deep-copies every column per instance)."""
+    exclude = [name for name, shown in (("rd", shows_rd), ("grade", shows_grade)) if not shown]
+    table = RatingListTable([], exclude=exclude)
+    return tuple(
+        ListColumn(
+            c.name,
+            RatingListTable.base_columns[c.name].verbose_name,
+            c.attrs.get("td", {}).get("class", ""),
+        )
+        for c in table.columns
+    )
+
+
+class ListTable:
+    """One page of a rating list as a table: the page's rows (already fetched by keyset, see
+    ratings.selectors.list_page) under the columns of the federation's system."""
+
+    def __init__(self, rows: list[dict], *, federation_code: str, system):
         """``system``: the federation's ``ratings.systems.System`` (which columns it has)."""
-        exclude = []
-        if not system.shows_rd:
-            exclude.append("rd")
-        if not system.shows_grade:
-            exclude.append("grade")
-        super().__init__(data, exclude=exclude, **kwargs)
+        self.rows = rows
+        self.columns = list_columns(system.shows_rd, system.shows_grade)
         self.federation_code = federation_code
+        self.empty_text = RatingListTable._meta.empty_text
         self.header_links: list[tuple] = []
 
     def html(self) -> SafeString:
@@ -115,24 +142,24 @@ class RatingListTable(tables.Table):
     def body_html(self) -> SafeString:
         """The <tr> rows of the page, built in Python.
 
-        Same cells as the render_* methods below, without django-tables2's per-cell machinery
-        (bound rows, accessor resolution, signature inspection), which cost ~20 ms per 50-row
-        page in the site benchmark; the header (sort links) still comes from the Table.
+        Without django-tables2's per-cell machinery (bound rows, accessor resolution, signature
+        inspection), which cost ~20 ms per 50-row page in the site benchmark.
         """
         names = [c.name for c in self.columns]
-        classes = {c.name: c.attrs.get("td", {}).get("class", "") for c in self.columns}
+        classes = {c.name: c.td_class for c in self.columns}
         # Every cell names its column: the stylesheet keeps rank, name and rating in view.
         tds = {n: f'<td class="{f"col-{n} {classes[n]}".strip()}">' for n in names}
-        base = reverse("ratings:player", kwargs={"federation": self.federation_code, "player": "0"})
-        base = base[: -len("0/")]
+        player_url = RowUrl("ratings:player", "player", federation=self.federation_code)
         provisional = format_html(' <abbr title="{}">P</abbr>', _("provisional"))
         half = format_html(' <abbr title="{}">½</abbr>', _("half-rating"))
         out = []
-        for row in self.data.data:
+        for row in self.rows:
             cells = []
             for n in names:
                 if n == "name":
-                    value = f'<a href="{base}{_escape(row["fid"])}/">{_escape(row["name"])}</a>'
+                    value = (
+                        f'<a href="{_escape(player_url(row["fid"]))}">{_escape(row["name"])}</a>'
+                    )
                 elif n == "rating":
                     mark = (
                         provisional if row["provisional"] else (half if row["half_rating"] else "")

@@ -34,8 +34,9 @@ from ratings.filters import (
 )
 from ratings.live import live_rating
 from ratings.page_cache import cached_public_page
+from ratings.row_urls import RowUrl
 from ratings.run_files import files_of, json_download
-from ratings.tables import RatingListTable
+from ratings.tables import ListTable
 
 logger = logging.getLogger(__name__)
 
@@ -122,7 +123,7 @@ def rating_list(request, federation: str, period: str):
         size=nav.cleaned_data["size"],
         order_key=order_key(rating_list, filterset, sort),
     )
-    table = RatingListTable(page.rows, federation_code=fed.code, system=systems.of(fed))
+    table = ListTable(page.rows, federation_code=fed.code, system=systems.of(fed))
     table.build_header_links(request.path, filters, sort)
     base = {**filters, "sort": sort} if sort != "rank" else dict(filters)
     if nav.cleaned_data["size"] != selectors.PAGE_SIZE:
@@ -134,9 +135,16 @@ def rating_list(request, federation: str, period: str):
         next_url=_page_url(request.path, base, page, forward=True),
         previous_url=_page_url(request.path, base, page, forward=False),
         export_query=urlencode({**filters, "sort": sort}),
+        export_links=_export_links(fed.code, rating_list.period.code),
         filtered=bool(filters),
     )
     return render(request, "ratings/list.html", context)
+
+
+def _export_links(federation_code: str, period: str) -> list[tuple[str, str]]:
+    """(label, url) of each download of the list (the filters are appended by the page)."""
+    url = RowUrl("ratings:list_export", "fmt", federation=federation_code, period=period)
+    return [(fmt.upper(), url(fmt)) for fmt in exports.FORMATS]
 
 
 def _page_url(path: str, base: dict, page: selectors.ListPage, *, forward: bool) -> str | None:
