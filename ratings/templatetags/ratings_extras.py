@@ -5,6 +5,7 @@ from django.conf import settings
 from django.urls import NoReverseMatch, reverse, translate_url
 from django.utils.encoding import iri_to_uri
 from django.utils.formats import get_format
+from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, override
 
@@ -130,3 +131,16 @@ def _in_language(request, code: str) -> str:
         return request.get_full_path()
     query = request.META.get("QUERY_STRING", "")
     return f"{path}?{iri_to_uri(query)}" if query else path
+
+
+@register.simple_tag
+def select_options(choices, selected) -> str:
+    """<option>s of (value, label) pairs, `selected` marked: one tag instead of a loop the
+    template engine resolves three variables per option of (the list page's period selector)."""
+    return mark_safe(
+        "".join(
+            f'<option value="{escape(value)}"{" selected" if value == selected else ""}>'
+            f"{escape(label)}</option>"
+            for value, label in choices
+        )
+    )
