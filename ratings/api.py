@@ -168,7 +168,7 @@ def list_entries(request, federation: str, period: str, query: Query[ListQuery])
         errors = {k: [str(e) for e in v] for k, v in filterset.errors.items()}
         raise BadQuery(f"invalid filter: {', '.join(errors)}", errors)
     page = selectors.list_page(
-        filterset.qs,
+        lambda: filterset.qs,
         rating_list_id=rating_list.pk,
         sort="rank",
         after=query.after,

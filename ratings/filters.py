@@ -73,9 +73,9 @@ class ListFilters:
     """The filters of a rating list: `.form` validates the query string, `.qs` is the entries
     of the list matching its valid values (no order yet)."""
 
-    def __init__(self, data, queryset: QuerySet[RatingEntry]):
+    def __init__(self, data, rating_list):
         self.form = ListFilterForm(data)
-        self.queryset = queryset
+        self.rating_list = rating_list
 
     def is_valid(self) -> bool:
         return self.form.is_valid()
@@ -88,7 +88,7 @@ class ListFilters:
     def qs(self) -> QuerySet[RatingEntry]:
         self.form.is_valid()  # validates once; an invalid value is left out, as it is shown back
         values = self.form.cleaned_data
-        qs = self.queryset
+        qs = RatingEntry.objects.filter(rating_list=self.rating_list, listed=True)
         if values.get("q") and values["q"].strip():
             qs = qs.filter(player_name_q(values["q"].strip(), prefix="player__"))
         if values.get("country"):
@@ -103,8 +103,7 @@ class ListFilters:
 
 
 def entries_filterset(data, rating_list) -> ListFilters:
-    base = RatingEntry.objects.filter(rating_list=rating_list, listed=True)
-    return ListFilters(data, base)
+    return ListFilters(data, rating_list)
 
 
 class ListNavForm(forms.Form):

@@ -16,7 +16,7 @@ import math
 from array import array
 from bisect import bisect_left, bisect_right
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 
@@ -350,7 +350,7 @@ def ordered_rows(qs: QuerySet[RatingEntry], sort: str) -> QuerySet:
 
 
 def list_page(
-    base: QuerySet[RatingEntry],
+    entries: Callable[[], QuerySet[RatingEntry]],
     *,
     rating_list_id: int,
     sort: str = "rank",
@@ -360,22 +360,25 @@ def list_page(
     size: int = PAGE_SIZE,
     order_key: str | None = None,
 ) -> ListPage:
-    """One page of the filtered entries `base` (ratings.filters).
+    """One page of the filtered entries `entries()` (ratings.filters; called only when the
+    page needs the queryset: building it costs more than the keyset page's whole query).
 
     Unfiltered rank (= rating) order: keyset on the (rating_list, rank) index of the list
-    `rating_list_id` (whose listed entries `base` then is), one fixed query. With
+    `rating_list_id` (whose listed entries `entries()` then are), one fixed query. With
     `order_key` (a cache key naming the published list and the filters), the filtered, sorted
     order of entry ids is computed once and cached (a published list never changes), and every
     page, however deep and however sorted, is one primary-key query.
     """
     if order_key is not None:
-        return _cached_page(base, sort, order_key, after=after, before=before, page=page, size=size)
+        return _cached_page(
+            entries(), sort, order_key, after=after, before=before, page=page, size=size
+        )
     if sort in KEYSET_SORTS:
         return _keyset_page(rating_list_id, sort, after=after, before=before, size=size)
     offset = (page - 1) * size
     if offset > MAX_OFFSET_ROWS:
         raise Http404("page too deep for this sort: sort by rank or narrow the filter")
-    rows = [flat_row(r) for r in ordered_rows(base, sort)[offset : offset + size + 1]]
+    rows = [flat_row(r) for r in ordered_rows(entries(), sort)[offset : offset + size + 1]]
     has_next = len(rows) > size
     return ListPage(
         rows=rows[:size],

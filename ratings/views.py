@@ -114,7 +114,7 @@ def rating_list(request, federation: str, period: str):
     sort = nav.cleaned_data["sort"]
     filters = filter_params(request.GET)
     page = selectors.list_page(
-        filterset.qs,
+        lambda: filterset.qs,
         rating_list_id=rating_list.pk,
         sort=sort,
         after=nav.cleaned_data["after"],
