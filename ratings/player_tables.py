@@ -11,12 +11,14 @@ tests/site/test_player_tables.py renders both on generated rows in every languag
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from datetime import date
+from functools import lru_cache
 
 from django.conf import settings
 from django.utils.formats import date_format, localize
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 
 from ratings.row_urls import RowUrl
 from ratings.selectors import EventChange, HistoryPoint, PlayerGame
@@ -37,8 +39,24 @@ def _label(message: str) -> str:
 
 
 def _dates(values: Iterable, fmt: str) -> dict:
-    """Each distinct date of a table formatted once ({{ value|date:fmt }}; none: '')."""
-    return {v: "" if v in (None, "") else date_format(v, fmt) for v in set(values)}
+    """Each distinct date of a table formatted ({{ value|date:fmt }}; none: '')."""
+    language = get_language()
+    return {v: _formatted(v, fmt, language) for v in set(values)}
+
+
+def _formatted(value, fmt: str, language: str) -> str:
+    if value in (None, ""):
+        return ""
+    if type(value) is date:  # a datetime's text depends on the time zone too: not cached
+        return _date(value, fmt, language)
+    return date_format(value, fmt)
+
+
+@lru_cache(maxsize=4096)
+def _date(value: date, fmt: str, language: str) -> str:
+    """A date as `fmt` gives it in `language` (the active one): the same periods' dates recur
+    on every player's page."""
+    return date_format(value, fmt)
 
 
 def _rows(rows: Iterable[str]) -> SafeString:

@@ -19,6 +19,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
+from urllib.parse import quote
 
 from django.core.cache import cache
 from django.db import connection
@@ -252,7 +253,11 @@ LIST_ROW_SECONDS = 300
 def list_or_404(federation_code: str, period_code: str) -> RatingList:
     """The published list of a federation's period, with its federation and period: read once
     per publication generation (ratings.page_cache) and shared by every page of the list."""
-    key = f"ratings:list-row:{page_cache.generation()}:{federation_code}:{period_code}"
+    if len(period_code) > RatingPeriod._meta.get_field("code").max_length:
+        raise Http404("no published list for this period")  # no such code can be stored
+    # quoted: a cache key holds no spaces or control characters whatever the URL held
+    period_key = quote(period_code, safe="")
+    key = f"ratings:list-row:{page_cache.generation()}:{federation_code}:{period_key}"
     found = cache.get(key)
     if found is None:
         found = _published_list(federation_code, period_code)  # a 404 is not stored
