@@ -9,8 +9,9 @@ the compiled parameters and converts the rows with the same compiler (SQLite's d
 and JSON come back as the ORM gives them). On PostgreSQL the statement is bound on the server, so
 psycopg prepares it once it has run `prepare_threshold` times on a connection and PostgreSQL
 stops planning it (planning took 1–3 ms of each of the player page's queries, running them
-0.1–1.3 ms); the ORM's own cursor binds on the client and never prepares. tests/site/test_prepared_queries.py checks every
-prepared query of the site against its queryset run the ORM's way.
+0.1–1.3 ms); the ORM's own cursor binds on the client and never prepares.
+tests/site/test_prepared_queries.py checks every prepared query of the site against its queryset
+run the ORM's way.
 """
 
 from __future__ import annotations
@@ -91,6 +92,8 @@ class PreparedValues:
         return self._build(**values)
 
     def rows(self, using: str = "default", **values: object) -> list[tuple]:
+        if values.keys() != self._markers.keys():
+            raise TypeError(f"{self.name} takes {sorted(self._markers)}, not {sorted(values)}")
         connection = connections[using]
         compiled = self._compiled.get((using, connection.vendor))
         if compiled is None:

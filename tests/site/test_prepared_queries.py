@@ -72,3 +72,12 @@ def test_a_marker_lost_in_the_compiled_statement_is_refused():
     PreparedValues.instances.remove(prepared)
     with pytest.raises(ValueError, match="not a parameter"):
         prepared.rows(name="Kam")
+
+
+def test_a_call_must_give_exactly_the_parameters():
+    from ratings.selectors import PLAYER_QUERY
+
+    with pytest.raises(TypeError, match="takes"):
+        PLAYER_QUERY.rows(player_id="1")
+    with pytest.raises(TypeError, match="takes"):
+        PLAYER_QUERY.rows(federation_code="x", player_id="1", extra=2)
