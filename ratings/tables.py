@@ -143,37 +143,46 @@ class ListTable:
         """The <tr> rows of the page, built in Python.
 
         Without django-tables2's per-cell machinery (bound rows, accessor resolution, signature
-        inspection), which cost ~20 ms per 50-row page in the site benchmark.
+        inspection), which cost ~20 ms per 50-row page in the site benchmark; each column's cell
+        is one function chosen once per table (tests/site/test_list_table.py compares the rows
+        with a cell-by-cell reference on generated rows).
         """
-        names = [c.name for c in self.columns]
-        classes = {c.name: c.td_class for c in self.columns}
-        # Every cell names its column: the stylesheet keeps rank, name and rating in view.
-        tds = {n: f'<td class="{f"col-{n} {classes[n]}".strip()}">' for n in names}
         player_url = RowUrl("ratings:player", "player", federation=self.federation_code)
         provisional = format_html(' <abbr title="{}">P</abbr>', _("provisional"))
         half = format_html(' <abbr title="{}">½</abbr>', _("half-rating"))
-        out = []
-        for row in self.rows:
-            cells = []
-            for n in names:
-                if n == "name":
-                    value = (
-                        f'<a href="{_escape(player_url(row["fid"]))}">{_escape(row["name"])}</a>'
-                    )
-                elif n == "rating":
-                    mark = (
-                        provisional if row["provisional"] else (half if row["half_rating"] else "")
-                    )
-                    value = f"{row['published_rating']}{mark}"
-                elif n == "rd":
-                    value = "—" if row["published_rd"] is None else str(row["published_rd"])
-                elif n == "change":
-                    value = change_cell(row["published_change"], row["change"])
-                else:
-                    value = _escape(str(row[n])) if row[n] not in (None, "") else "—"
-                cells.append(tds[n] + value + "</td>")
-            out.append("<tr>" + "".join(cells) + "</tr>")
-        return mark_safe("\n".join(out))
+        separator = get_format("DECIMAL_SEPARATOR")
+
+        def name(row):
+            return f'<a href="{_escape(player_url(row["fid"]))}">{_text(row["name"])}</a>'
+
+        def rating(row):
+            mark = provisional if row["provisional"] else (half if row["half_rating"] else "")
+            return f"{row['published_rating']}{mark}"
+
+        def rd(row):
+            return "—" if row["published_rd"] is None else str(row["published_rd"])
+
+        def change(row):
+            return change_cell(row["published_change"], row["change"], separator)
+
+        def plain(key):
+            return lambda row: "—" if row[key] in (None, "") else _text(row[key])
+
+        special = {"name": name, "rating": rating, "rd": rd, "change": change}
+        # Every cell names its column: the stylesheet keeps rank, name and rating in view.
+        cells = [
+            (
+                f'<td class="{f"col-{c.name} {c.td_class}".strip()}">',
+                special.get(c.name) or plain(c.name),
+            )
+            for c in self.columns
+        ]
+        return mark_safe(
+            "\n".join(
+                "<tr>" + "".join(f"{td}{cell(row)}</td>" for td, cell in cells) + "</tr>"
+                for row in self.rows
+            )
+        )
 
     def build_header_links(self, path: str, filters: dict[str, str], sort: str) -> None:
         """(column, url, aria-sort) per visible column: clicking sorts, clicking again reverses."""
@@ -193,11 +202,26 @@ class ListTable:
         self.header_links = links
 
 
-def change_cell(published: int | None, unrounded: float | None) -> str:
-    """The published change, with the unrounded one as its tooltip."""
+def _text(value) -> str:
+    """html.escape(str(value)), without its five replacements where there is nothing to
+    escape (most names, every number): most of a list page's cells."""
+    if type(value) is int:
+        return str(value)
+    text = str(value)
+    if "&" in text or "<" in text or ">" in text or '"' in text or "'" in text:
+        return _escape(text)
+    return text
+
+
+def change_cell(
+    published: int | None, unrounded: float | None, separator: str | None = None
+) -> str:
+    """The published change, with the unrounded one as its tooltip (`separator`: the reader's
+    decimal separator, when the caller has it already)."""
     if published is None:
         return signed(None)
-    exact = signed_unrounded(unrounded).replace(".", get_format("DECIMAL_SEPARATOR"))
+    separator = separator or get_format("DECIMAL_SEPARATOR")
+    exact = signed_unrounded(unrounded).replace(".", separator)
     return f'<span title="{exact}">{signed(published)}</span>'
 
 
