@@ -1,7 +1,7 @@
 """The player page's three long tables (history, events, games), rendered in Python.
 
-A player with twenty lists and a hundred games made the template engine resolve some 4,000
-variables, 50 URLs and 60 translations per page: most of the page's time
+A player with twenty lists made the template engine do some 550 variable lookups, 50 URL
+reversals and 60 translations per page: about half of the page's time
 (tests/benchmarks/bench_site.py). These functions give the same bytes as the template rows they
 replace, with each URL reversed once per table (RowUrl), each label translated once and each
 value formatted as the template would (localize, date, the ratings filters);
