@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from typing import NamedTuple
 
 import numpy as np
@@ -127,12 +129,18 @@ def _changes(entry: EntryRow, before: Previous | None) -> tuple:
 
 def copy_columns(model, columns: dict[str, binary_copy.Column], rows: int) -> None:
     """One binary COPY of NumPy columns (PostgreSQL): no per-row Python at all."""
-    table = model._meta.db_table
-    names = ", ".join(columns)
+    connection.ensure_connection()
+    _copy_binary(connection.connection, model._meta.db_table, columns, rows)
+
+
+def _copy_binary(raw_connection, table: str, columns: dict[str, binary_copy.Column], rows: int):
+    """Encode and COPY on a psycopg connection itself (not Django's per-thread wrapper), so
+    that a second thread can do it (event_ratings_written_alongside)."""
     payload = binary_copy.encode(list(columns.values()), rows)
+    names = ", ".join(columns)
     with (
-        connection.cursor() as cursor,
-        cursor.cursor.copy(f"COPY {table} ({names}) FROM STDIN (FORMAT BINARY)") as copy,
+        raw_connection.cursor() as cursor,
+        cursor.copy(f"COPY {table} ({names}) FROM STDIN (FORMAT BINARY)") as copy,
     ):
         view = memoryview(payload)
         for start in range(0, len(view), 1 << 20):
@@ -146,33 +154,54 @@ def wire_column(model, name: str, values, null: np.ndarray | None = None) -> bin
     return binary_copy.Column(binary_copy.WIRE_TYPES[field.db_type(connection)], values, null)
 
 
-def _copy_event_rating_columns(run: RatingRun, rows: EventRatingColumns) -> None:
+def _event_rating_columns(run: RatingRun, rows: EventRatingColumns) -> dict:
     def column(name: str, values: np.ndarray, nullable: bool = False) -> binary_copy.Column:
         return wire_column(EventRating, name, values, np.isnan(values) if nullable else None)
 
-    copy_columns(
-        EventRating,
-        {
-            "run_id": column("run_id", run.pk),
-            "event_id": column("event_id", rows.event_id),
-            "player_id": column("player_id", rows.player_id),
-            "before": column("before", rows.before, nullable=True),
-            "after": column("after", rows.after),
-            "before_rd": column("before_rd", rows.before_rd, nullable=True),
-            "after_rd": column("after_rd", rows.after_rd, nullable=True),
-            "games": column("games", rows.games),
-            "score": column("score", rows.score, nullable=True),
-            "details": binary_copy.jsonb_constant("{}"),
-        },
-        len(rows),
-    )
+    return {
+        "run_id": column("run_id", run.pk),
+        "event_id": column("event_id", rows.event_id),
+        "player_id": column("player_id", rows.player_id),
+        "before": column("before", rows.before, nullable=True),
+        "after": column("after", rows.after),
+        "before_rd": column("before_rd", rows.before_rd, nullable=True),
+        "after_rd": column("after_rd", rows.after_rd, nullable=True),
+        "games": column("games", rows.games),
+        "score": column("score", rows.score, nullable=True),
+        "details": binary_copy.jsonb_constant("{}"),
+    }
+
+
+@contextmanager
+def event_ratings_written_alongside(
+    run: RatingRun, rows: Sequence[EventRatingRow] | EventRatingColumns
+) -> Iterator[None]:
+    """Write the run's event ratings while the body runs; leaving waits for them and raises
+    their error. A period's 400,000 rows keep PostgreSQL busy for seconds (four indexes and the
+    guards), time this process would spend waiting: on PostgreSQL the binary COPY goes on a
+    second thread over the same connection (psycopg connections are thread-safe, Django's
+    wrapper is per thread) while the body encodes, compresses and digests the run's files. The
+    body must not query meanwhile (it would wait for the COPY). Elsewhere: after the body."""
+    if not (isinstance(rows, EventRatingColumns) and connection.vendor == "postgresql"):
+        yield
+        write_event_ratings(run, rows)
+        return
+    connection.ensure_connection()
+    columns = _event_rating_columns(run, rows)  # here: reading field types needs Django's wrapper
+    table = EventRating._meta.db_table
+    # leaving the executor waits for the COPY even when the body failed, so the transaction is
+    # never rolled back under it
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="event-ratings-copy") as pool:
+        copying = pool.submit(_copy_binary, connection.connection, table, columns, len(rows))
+        yield
+        copying.result()
 
 
 def write_event_ratings(
     run: RatingRun, rows: Sequence[EventRatingRow] | EventRatingColumns
 ) -> None:
     if isinstance(rows, EventRatingColumns) and connection.vendor == "postgresql":
-        _copy_event_rating_columns(run, rows)
+        copy_columns(EventRating, _event_rating_columns(run, rows), len(rows))
         return
     as_json = _json_writer()
     columns = [

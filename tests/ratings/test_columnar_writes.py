@@ -135,3 +135,81 @@ def test_binary_copy_writes_what_the_row_writer_writes(settings):
     assert written[0] == written[1]
     assert len(written[0]) == len(players)
     assert written[0][1][2] is None and written[0][1][3] == 1.0e-7
+
+
+def _run_with_columns(world, player_ids: list[int]) -> tuple[RatingRun, EventRatingColumns]:
+    event = world["tournaments.Event"]
+    run = RatingRun.objects.create(
+        federation=event.federation, period=world["ratings.RatingList"].period, status="succeeded"
+    )
+    n = len(player_ids)
+    rows = EventRatingColumns(
+        event_id=np.full(n, event.pk, np.int64),
+        player_id=np.array(player_ids, np.int64),
+        before=np.full(n, math.nan),
+        after=np.arange(n, dtype=np.float64) + 1500.0,
+        games=np.ones(n, np.int64),
+        before_rd=np.full(n, math.nan),
+        after_rd=np.full(n, 50.0),
+        score=np.full(n, 0.5),
+    )
+    return run, rows
+
+
+@pytest.mark.django_db
+def test_event_ratings_written_alongside_the_body_are_there_when_it_ends(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    world = make_world("al")
+    players = [p.pk for p in world["players"]]
+    run, rows = _run_with_columns(world, players)
+    ran = []
+    with persistence.event_ratings_written_alongside(run, rows):
+        ran.append(True)
+    assert ran == [True]
+    written = EventRating.objects.filter(run=run).order_by("player_id")
+    assert list(written.values_list("player_id", "after")) == sorted(
+        zip(players, rows.after.tolist(), strict=True)
+    )
+
+
+@pytest.mark.django_db
+def test_a_failing_body_raises_its_own_error_and_leaves_nothing(settings):
+    """On PostgreSQL the COPY was under way when the body failed: it ends, the body's error (not
+    a COPY or connection error) leaves the block, and the rollback takes the rows with it.
+    Elsewhere nothing was written (the rows follow the body)."""
+    from django.db import connection, transaction
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    world = make_world("fb")
+    run, rows = _run_with_columns(world, [p.pk for p in world["players"]])
+    seen = []
+    with pytest.raises(ValueError, match="body failed"), transaction.atomic():
+        try:
+            with persistence.event_ratings_written_alongside(run, rows):
+                raise ValueError("body failed")
+        finally:
+            seen.append(EventRating.objects.filter(run=run).count())
+    assert seen == [len(rows) if connection.vendor == "postgresql" else 0]
+    assert not EventRating.objects.filter(run=run).exists()
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db
+def test_a_refused_copy_raises_when_the_block_ends(settings):
+    """A row the database refuses (a player that does not exist) fails the block after the body
+    ran, and nothing of it is left."""
+    from django.db import transaction
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    world = make_world("rc")
+    missing = max(p.pk for p in world["players"]) + 1000
+    run, rows = _run_with_columns(world, [world["players"][0].pk, missing])
+    ran = []
+    with (
+        pytest.raises(Exception, match="must refer to rows that exist"),
+        transaction.atomic(),
+        persistence.event_ratings_written_alongside(run, rows),
+    ):
+        ran.append(True)
+    assert ran == [True]
+    assert not EventRating.objects.filter(run=run).exists()
