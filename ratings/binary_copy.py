@@ -11,7 +11,7 @@ reference_encode is the same format written row by row with struct (the tests' r
 from __future__ import annotations
 
 import struct
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -45,6 +45,28 @@ def jsonb_constant(text: str) -> Column:
 
 def encode(columns: Sequence[Column], rows: int) -> bytes:
     """The whole COPY … FROM STDIN (FORMAT BINARY) stream of `rows` rows."""
+    return HEADER + _rows(columns, rows) + TRAILER
+
+
+def encode_pieces(columns: Sequence[Column], rows: int, piece_rows: int) -> Iterator[bytes]:
+    """encode's stream in pieces of `piece_rows` rows (joined, they are encode's bytes): the
+    server works on one piece while the next is encoded, instead of waiting for all of them."""
+    yield HEADER
+    for start in range(0, rows, piece_rows):
+        stop = min(rows, start + piece_rows)
+        yield _rows([_cut(column, start, stop) for column in columns], stop - start)
+    yield TRAILER
+
+
+def _cut(column: Column, start: int, stop: int) -> Column:
+    """The column's rows start..stop (a value for every row stays one value)."""
+    values = column.values[start:stop] if isinstance(column.values, np.ndarray) else column.values
+    null = column.null[start:stop] if column.null is not None else None
+    return Column(column.wire, values, null)
+
+
+def _rows(columns: Sequence[Column], rows: int) -> bytes:
+    """The rows of the stream, without its header and trailer."""
     fields = [("count", ">i2")]
     for i, column in enumerate(columns):
         fields += [(f"length{i}", ">i4"), (f"value{i}", column.wire)]
@@ -64,7 +86,7 @@ def encode(columns: Sequence[Column], rows: int) -> bytes:
         offset += 4 + width
     packed = table.view(np.uint8).reshape(rows, table.dtype.itemsize)
     body = packed[keep] if keep is not None else packed
-    return HEADER + body.tobytes() + TRAILER
+    return body.tobytes()
 
 
 def reference_encode(columns: Sequence[Column], rows: int) -> bytes:

@@ -16,6 +16,7 @@ from ratings.models import EventRating, RatingEntry, RatingList, RatingRun, Solv
 from ratings.run_rows import EntryRow, EventRatingColumns, EventRatingRow, NormRow
 
 BATCH = 5000
+COPY_PIECE_ROWS = 1 << 15  # ~3 MB of event ratings: the server starts on them at once
 _DUMPS = json.JSONEncoder(separators=(",", ":")).encode
 
 
@@ -136,15 +137,13 @@ def copy_columns(model, columns: dict[str, binary_copy.Column], rows: int) -> No
 def _copy_binary(raw_connection, table: str, columns: dict[str, binary_copy.Column], rows: int):
     """Encode and COPY on a psycopg connection itself (not Django's per-thread wrapper), so
     that a second thread can do it (event_ratings_written_alongside)."""
-    payload = binary_copy.encode(list(columns.values()), rows)
     names = ", ".join(columns)
     with (
         raw_connection.cursor() as cursor,
         cursor.copy(f"COPY {table} ({names}) FROM STDIN (FORMAT BINARY)") as copy,
     ):
-        view = memoryview(payload)
-        for start in range(0, len(view), 1 << 20):
-            copy.write(view[start : start + (1 << 20)])
+        for piece in binary_copy.encode_pieces(list(columns.values()), rows, COPY_PIECE_ROWS):
+            copy.write(piece)
 
 
 def wire_column(model, name: str, values, null: np.ndarray | None = None) -> binary_copy.Column:

@@ -61,6 +61,15 @@ def test_binary_copy_stream_equals_the_row_by_row_encoding(case):
     assert binary_copy.encode(cols, rows) == binary_copy.reference_encode(cols, rows)
 
 
+@settings(max_examples=200, deadline=None)
+@given(columns(), st.integers(1, 50))
+def test_the_stream_in_pieces_joins_to_the_row_by_row_encoding(case, piece_rows):
+    cols, rows = case
+    pieces = list(binary_copy.encode_pieces(cols, rows, piece_rows))
+    assert b"".join(pieces) == binary_copy.reference_encode(cols, rows)
+    assert len(pieces) == 2 + -(-rows // piece_rows)  # header, one per piece, trailer
+
+
 def _rows(draw_pairs, before, after, games):
     pairs = sorted(set(draw_pairs))
     n = len(pairs)
