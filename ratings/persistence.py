@@ -134,7 +134,9 @@ def copy_columns(model, columns: dict[str, binary_copy.Column], rows: int) -> No
     _copy_binary(connection.connection, model._meta.db_table, columns, rows)
 
 
-def _copy_binary(raw_connection, table: str, columns: dict[str, binary_copy.Column], rows: int):
+def _copy_binary(
+    raw_connection, table: str, columns: dict[str, binary_copy.Column], rows: int
+) -> None:
     """Encode and COPY on a psycopg connection itself (not Django's per-thread wrapper), so
     that a second thread can do it (event_ratings_written_alongside)."""
     names = ", ".join(columns)
