@@ -173,6 +173,11 @@ def _event_rating_columns(run: RatingRun, rows: EventRatingColumns) -> dict:
     }
 
 
+def _copied_in_binary(rows: Sequence[EventRatingRow] | EventRatingColumns) -> bool:
+    """Event ratings in columns go to PostgreSQL by binary COPY; rows, or SQLite, by INSERT."""
+    return isinstance(rows, EventRatingColumns) and connection.vendor == "postgresql"
+
+
 @contextmanager
 def event_ratings_written_alongside(
     run: RatingRun, rows: Sequence[EventRatingRow] | EventRatingColumns
@@ -183,7 +188,7 @@ def event_ratings_written_alongside(
     second thread over the same connection (psycopg connections are thread-safe, Django's
     wrapper is per thread) while the body encodes, compresses and digests the run's files. The
     body must not query meanwhile (it would wait for the COPY). Elsewhere: after the body."""
-    if not (isinstance(rows, EventRatingColumns) and connection.vendor == "postgresql"):
+    if not _copied_in_binary(rows):
         yield
         write_event_ratings(run, rows)
         return
@@ -201,7 +206,7 @@ def event_ratings_written_alongside(
 def write_event_ratings(
     run: RatingRun, rows: Sequence[EventRatingRow] | EventRatingColumns
 ) -> None:
-    if isinstance(rows, EventRatingColumns) and connection.vendor == "postgresql":
+    if _copied_in_binary(rows):
         copy_columns(EventRating, _event_rating_columns(run, rows), len(rows))
         return
     as_json = _json_writer()
