@@ -17,6 +17,7 @@ from django.utils import timezone
 from ninja import NinjaAPI, Query
 from ninja.errors import ValidationError
 
+from federation.url_templates import reverse_fast
 from ratings import selectors
 from ratings.api_schemas import (
     PLAYER_SEARCH_LIMIT,
@@ -89,7 +90,7 @@ def _bad_query(request, exc):
 
 
 def _url(request: HttpRequest, name: str, *args) -> str:
-    return request.build_absolute_uri(reverse(f"api:{name}", args=args))
+    return request.build_absolute_uri(reverse_fast(f"api:{name}", args=args))
 
 
 @api.get("/", response=Links, url_name="index", operation_id="index", summary="Where things are")

@@ -1,9 +1,9 @@
 """URLs of many table rows that differ in one argument, reversed once per table.
 
-``reverse()`` walks the URL resolver on every call; a player page links 20–100 rows to the same
-view with another period, run or event. A RowUrl reverses the name once with a placeholder and
-puts each value where the placeholder was, quoted as ``reverse()`` quotes it;
-tests/site/test_row_urls.py compares the two on generated values.
+A player page links 20–100 rows to the same view with another period, run or event. A RowUrl
+reverses the name once per table with a placeholder (through the process's URL templates,
+federation.url_templates) and puts each value where the placeholder was, quoted as
+``reverse()`` quotes it; tests/site/test_row_urls.py compares the two on generated values.
 """
 
 from __future__ import annotations
@@ -12,6 +12,8 @@ from urllib.parse import quote
 
 from django.urls import reverse
 from django.utils.http import RFC3986_SUBDELIMS
+
+from federation.url_templates import reverse_fast
 
 _PLACEHOLDER = "0rowurlplaceholder0"  # digits and letters: matches every converter but <int>
 _INT_PLACEHOLDER = 987654320123  # an <int> argument's placeholder
@@ -25,7 +27,7 @@ class RowUrl:
     def __init__(self, viewname: str, vary: str, *, integer: bool = False, **fixed: object):
         self._viewname, self._vary, self._fixed = viewname, vary, fixed
         placeholder = str(_INT_PLACEHOLDER) if integer else _PLACEHOLDER
-        url = reverse(viewname, kwargs={**fixed, vary: placeholder})
+        url = reverse_fast(viewname, kwargs={**fixed, vary: placeholder})
         if url.count(placeholder) != 1:  # the fixed arguments spell it too: no shortcut
             self._head = self._tail = None
         else:

@@ -1,0 +1,46 @@
+"""``{% load url_templates %}`` makes ``{% url %}`` reverse through URL templates
+(federation.url_templates): the same syntax and the same URLs, in about half the time.
+tests/site/test_url_templates.py renders both tags on every named URL of the site."""
+
+from django import template
+from django.template.defaulttags import URLNode
+from django.template.defaulttags import url as django_url
+from django.urls import NoReverseMatch
+from django.utils.encoding import smart_str
+from django.utils.html import conditional_escape
+
+from federation.url_templates import reverse_fast
+
+register = template.Library()
+
+
+class TemplateURLNode(URLNode):
+    """Django's URLNode.render with reverse_fast in place of reverse."""
+
+    def render(self, context):
+        args = [arg.resolve(context) for arg in self.args]
+        kwargs = {smart_str(k, "ascii"): v.resolve(context) for k, v in self.kwargs.items()}
+        view_name = self.view_name.resolve(context)
+        try:
+            current_app = context.request.current_app
+        except AttributeError:
+            try:
+                current_app = context.request.resolver_match.namespace
+            except AttributeError:
+                current_app = None
+        url = ""
+        try:
+            url = reverse_fast(view_name, args=args, kwargs=kwargs, current_app=current_app)
+        except NoReverseMatch:
+            if self.asvar is None:
+                raise
+        if self.asvar:
+            context[self.asvar] = url
+            return ""
+        return conditional_escape(url) if context.autoescape else url
+
+
+@register.tag
+def url(parser, token):
+    node = django_url(parser, token)
+    return TemplateURLNode(node.view_name, node.args, node.kwargs, node.asvar)
