@@ -19,6 +19,7 @@ from ninja.errors import ValidationError
 
 from federation.url_templates import reverse_fast
 from ratings import selectors
+from ratings.api_renderer import OrjsonRenderer
 from ratings.api_schemas import (
     PLAYER_SEARCH_LIMIT,
     Error,
@@ -56,6 +57,7 @@ api = NinjaAPI(
     urls_namespace="api",
     docs_url="/docs/",
     openapi_url="/openapi.json",
+    renderer=OrjsonRenderer(),
 )
 
 NOT_FOUND = {404: Error}
