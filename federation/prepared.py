@@ -64,6 +64,7 @@ class _Compiled:
     params: tuple  # the compiled parameters, markers included
     slots: tuple[tuple[int, str], ...]  # (position in params, name of the value)
     compiler: Any  # Django's SQLCompiler of the marker queryset: converts the rows
+    converters: dict  # the compiler's converters of the selected columns, looked up once
 
 
 class PreparedValues:
@@ -104,7 +105,10 @@ class PreparedValues:
         with server_binding_cursor(connection) as cursor:
             cursor.execute(compiled.sql, params)
             found = cursor.fetchall()
-        return list(compiled.compiler.results_iter(results=[found], tuple_expected=True))
+        if not compiled.converters:
+            return found
+        # What results_iter(tuple_expected=True) does, without finding the converters again.
+        return list(map(tuple, compiled.compiler.apply_converters(found, compiled.converters)))
 
     def _compile(self, using: str) -> _Compiled:
         queryset = self._build(**self._markers)
@@ -118,6 +122,10 @@ class PreparedValues:
         missing = set(self._markers) - {name for _, name in slots}
         if missing:
             raise ValueError(f"prepared query: {sorted(missing)} not a parameter of {sql}")
-        compiled = _Compiled(sql, tuple(params), tuple(slots), compiler)
+        selected = [column for column, _, _ in compiler.select[: compiler.col_count]]
+        if compiler.has_composite_fields(selected):
+            raise ValueError(f"prepared query: composite fields are not supported in {sql}")
+        converters = compiler.get_converters(selected)
+        compiled = _Compiled(sql, tuple(params), tuple(slots), compiler, converters)
         self._compiled[(using, compiler.connection.vendor)] = compiled
         return compiled

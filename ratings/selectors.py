@@ -106,34 +106,44 @@ ENTRY_FIELDS = (
 
 
 def flat_row(values: dict) -> dict:
-    """An entry as the tables, exports and API show it (flat keys, the name joined)."""
-    surname, given = values["player__surname"], values["player__given_name"]
-    row = {
-        "rank": values["rank"],
-        "fid": values["player__federation_player_id"],
-        "name": f"{surname}, {given}" if given else surname,
-        "surname": surname,
-        "given_name": given,
-        "country": values["player__country"],
-        "club": values["player__club"],
-        "grade": values["player__grade"],
-        "active": values["player__active"],
-        "rating": values["rating"],
-        "published_rating": values["published_rating"],
-        "rd": values["rd"],
-        "published_rd": values["published_rd"],
-        "games": values["games"],
-        "total_games": values["total_games"],
-        "change": values["change"],
-        "published_change": values["published_change"],
-        "provisional": values["provisional"],
-        "half_rating": values["half_rating"],
-        "player_id": values["player__id"],
-    }
+    """An entry as the tables, exports and API show it (flat keys, the name joined), from the
+    ORM's values(*ENTRY_FIELDS) (plus "before" and "delta" where the diff has them)."""
+    row = _flat_row(*[values[field] for field in ENTRY_FIELDS])
     for extra in ("before", "delta"):
         if extra in values:
             row[extra] = values[extra]
     return row
+
+
+def _flat_row(
+    entry_id, rank, rating, rd, published_rating, published_rd, games, total_games, change,
+    published_change, provisional, half_rating, player_id, fid, surname, given, country, club,
+    grade, active,
+) -> dict:  # fmt: skip
+    """The flat row of ENTRY_FIELDS' values, in that order (the keyset page passes a row of its
+    own SQL as it comes)."""
+    return {
+        "rank": rank,
+        "fid": fid,
+        "name": f"{surname}, {given}" if given else surname,
+        "surname": surname,
+        "given_name": given,
+        "country": country,
+        "club": club,
+        "grade": grade,
+        "active": active,
+        "rating": rating,
+        "published_rating": published_rating,
+        "rd": rd,
+        "published_rd": published_rd,
+        "games": games,
+        "total_games": total_games,
+        "change": change,
+        "published_change": published_change,
+        "provisional": provisional,
+        "half_rating": half_rating,
+        "player_id": player_id,
+    }
 
 
 # ---------------------------------------------------------------------------------------------
@@ -494,7 +504,7 @@ _KEYSET_SQL = (
     f"FROM {RatingEntry._meta.db_table} e JOIN {Player._meta.db_table} p ON p.id = e.player_id "
     "WHERE e.rating_list_id = %s AND e.listed {bound} ORDER BY e.rank {direction} LIMIT %s"
 )
-_BOOLEAN_FIELDS = ("provisional", "half_rating", "player__active")  # SQLite gives 0/1
+_BOOLEAN_FLAGS = ("provisional", "half_rating", "active")  # SQLite gives 0/1
 
 
 def _keyset_rows(rating_list_id: int, bound, cursor, ascending: bool, size: int) -> list[dict]:
@@ -507,12 +517,10 @@ def _keyset_rows(rating_list_id: int, bound, cursor, ascending: bool, size: int)
     with server_binding_cursor(connection) as db:  # prepared after a few pages (PostgreSQL)
         db.execute(sql, params)
         found = db.fetchall()
-    rows = []
-    for values in found:
-        row = dict(zip(ENTRY_FIELDS, values, strict=True))
-        for name in _BOOLEAN_FIELDS:
+    rows = [_flat_row(*values) for values in found]
+    for row in rows:
+        for name in _BOOLEAN_FLAGS:
             row[name] = bool(row[name])
-        rows.append(flat_row(row))
     return rows
 
 

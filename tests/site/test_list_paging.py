@@ -280,3 +280,16 @@ def test_the_fixed_keyset_query_gives_the_orm_rows(big, ascending, size):
         got = selectors._keyset_rows(rating_list.pk, bound, cursor, ascending, size)
         assert got == expected, (bound, cursor)
         assert all(type(r["active"]) is bool for r in got)
+
+
+def test_each_flat_row_key_comes_from_its_own_field():
+    """flat_row's keys against ENTRY_FIELDS, field by field (the keyset page builds the same
+    rows from its SQL's columns in ENTRY_FIELDS order)."""
+    row = selectors.flat_row({field: f"<{field}>" for field in selectors.ENTRY_FIELDS})
+    renamed = {"fid": "player__federation_player_id", "given_name": "player__given_name"}
+    renamed |= {"surname": "player__surname", "player_id": "player__id"}
+    for key in ("country", "club", "grade", "active"):
+        renamed[key] = f"player__{key}"
+    assert row.pop("name") == "<player__surname>, <player__given_name>"
+    assert row == {key: f"<{renamed.get(key, key)}>" for key in row}
+    assert len(row) == len(selectors.ENTRY_FIELDS) - 1  # all but the entry's id
