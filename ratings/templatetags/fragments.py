@@ -1,0 +1,96 @@
+"""``{% per_language %}…{% endper_language %}``: a fragment that is the same on every page in
+one language (the site's navigation and footer, a form's fixed labels), rendered once per
+language in a process and then copied into every page.
+
+Only text, ``{% translate "…" %}``, ``{% url %}`` with literal arguments and
+``{% static "…" %}`` may stand inside, checked when the template is compiled: the fragment
+cannot read the page's data, the request or the user, so the copy is what rendering it again
+would give. It is kept per what those tags read besides: the language, the script prefix, the
+URLconf and the current app. tests/site/test_fragments.py renders every fragment of the site's
+templates both ways.
+"""
+
+from __future__ import annotations
+
+from django import template
+from django.core.signals import setting_changed
+from django.dispatch import receiver
+from django.template import Context, Node, NodeList, TemplateSyntaxError, Variable
+from django.template.base import FilterExpression, TextNode
+from django.template.defaulttags import CommentNode, URLNode
+from django.templatetags.i18n import TranslateNode
+from django.templatetags.static import StaticNode
+from django.urls import get_script_prefix, get_urlconf
+from django.utils.translation import get_language
+
+register = template.Library()
+_settings_generation = [0]  # a setting changed (tests): every fragment renders again
+
+
+def _literal(expression: FilterExpression) -> bool:
+    var = expression.var
+    return not expression.filters and (not isinstance(var, Variable) or var.lookups is None)
+
+
+def _constant(node: Node) -> bool:
+    if isinstance(node, (TextNode, CommentNode)):
+        return True
+    if isinstance(node, TranslateNode):
+        return (
+            node.asvar is None and node.message_context is None and _literal(node.filter_expression)
+        )
+    if isinstance(node, URLNode):
+        expressions = [node.view_name, *node.args, *node.kwargs.values()]
+        return node.asvar is None and all(_literal(e) for e in expressions)
+    if isinstance(node, StaticNode):
+        return node.varname is None and _literal(node.path)
+    return False
+
+
+class PerLanguageNode(Node):
+    child_nodelists = ("nodelist",)
+
+    def __init__(self, nodelist: NodeList):
+        self.nodelist = nodelist
+        self._rendered: dict[tuple, str] = {}
+
+    def render(self, context) -> str:
+        request = getattr(context, "request", None)
+        current_app = getattr(request, "current_app", None)
+        if current_app is None:
+            current_app = getattr(getattr(request, "resolver_match", None), "namespace", None)
+        key = (
+            get_language(),
+            get_script_prefix(),
+            get_urlconf(),
+            current_app,
+            context.autoescape,
+            _settings_generation[0],
+        )
+        try:
+            return self._rendered[key]
+        except KeyError:
+            pass
+        alone = Context(autoescape=context.autoescape)
+        alone.request = request  # read by {% url %} for the current app only
+        html = self._rendered[key] = self.nodelist.render(alone)
+        return html
+
+
+@register.tag
+def per_language(parser, token):
+    nodelist = parser.parse(("endper_language",))
+    parser.delete_first_token()
+    for node in nodelist:
+        if not _constant(node):
+            raise TemplateSyntaxError(
+                "{% per_language %} holds only text, {% translate %} of a literal, {% url %} "
+                f"and {{% static %}} with literal arguments; not {node.token.contents!r} "
+                f"(line {node.token.lineno})"
+            )
+    return PerLanguageNode(nodelist)
+
+
+@receiver(setting_changed)
+def _render_again(**_kwargs) -> None:
+    _settings_generation[0] += 1
