@@ -10,12 +10,14 @@ and JSON come back as the ORM gives them). On PostgreSQL the statement is bound 
 psycopg prepares it once it has run `prepare_threshold` times on a connection and PostgreSQL
 stops planning it (planning took 1–3 ms of each of the player page's queries, running them
 0.1–1.3 ms); the ORM's own cursor binds on the client and never prepares.
+rows_together() sends the independent queries of a page in one round trip.
 tests/site/test_prepared_queries.py checks every prepared query of the site against its queryset
 run the ORM's way.
 """
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -93,22 +95,19 @@ class PreparedValues:
         return self._build(**values)
 
     def rows(self, using: str = "default", **values: object) -> list[tuple]:
+        return rows_together((self, values), using=using)[0]
+
+    def _statement(self, connection, using: str, values: dict) -> tuple[_Compiled, list]:
+        """The compiled query of `connection`'s vendor and its parameters with `values`."""
         if values.keys() != self._markers.keys():
             raise TypeError(f"{self.name} takes {sorted(self._markers)}, not {sorted(values)}")
-        connection = connections[using]
         compiled = self._compiled.get((using, connection.vendor))
         if compiled is None:
             compiled = self._compile(using)
         params = list(compiled.params)
         for position, name in compiled.slots:
             params[position] = values[name]
-        with server_binding_cursor(connection) as cursor:
-            cursor.execute(compiled.sql, params)
-            found = cursor.fetchall()
-        if not compiled.converters:
-            return found
-        # What results_iter(tuple_expected=True) does, without finding the converters again.
-        return list(map(tuple, compiled.compiler.apply_converters(found, compiled.converters)))
+        return compiled, params
 
     def _compile(self, using: str) -> _Compiled:
         queryset = self._build(**self._markers)
@@ -129,3 +128,32 @@ class PreparedValues:
         compiled = _Compiled(sql, tuple(params), tuple(slots), compiler, converters)
         self._compiled[(using, compiler.connection.vendor)] = compiled
         return compiled
+
+
+def rows_together(
+    *calls: tuple[PreparedValues, dict[str, object]], using: str = "default"
+) -> list[list[tuple]]:
+    """The rows of each (prepared query, values), in order. On PostgreSQL the statements go to
+    the server together (psycopg's pipeline mode) and the answers come back together: one round
+    trip instead of one per query, which on the player page cost more than running them."""
+    connection = connections[using]
+    statements = [prepared._statement(connection, using, values) for prepared, values in calls]
+    with contextlib.ExitStack() as cursors_open:
+        cursors = [cursors_open.enter_context(server_binding_cursor(connection)) for _ in calls]
+        together = contextlib.nullcontext()
+        if connection.vendor == "postgresql" and len(calls) > 1:
+            together = connection.connection.pipeline()  # the answers come at its end
+        with connection.wrap_database_errors, together:
+            for cursor, (compiled, params) in zip(cursors, statements, strict=True):
+                cursor.execute(compiled.sql, params)
+        return [
+            _converted(compiled, cursor.fetchall())
+            for cursor, (compiled, _) in zip(cursors, statements, strict=True)
+        ]
+
+
+def _converted(compiled: _Compiled, rows: list[tuple]) -> list[tuple]:
+    if not compiled.converters:
+        return rows
+    # What results_iter(tuple_expected=True) does, without finding the converters again.
+    return list(map(tuple, compiled.compiler.apply_converters(rows, compiled.converters)))

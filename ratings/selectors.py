@@ -30,7 +30,13 @@ from django.utils.translation import get_language
 
 from federation.models import Federation, Player
 from federation.player_search import player_name_q
-from federation.prepared import PreparedValues, marker_int, marker_text, server_binding_cursor
+from federation.prepared import (
+    PreparedValues,
+    marker_int,
+    marker_text,
+    rows_together,
+    server_binding_cursor,
+)
 from ratings import page_cache, systems
 from ratings.crosstable import POINTS
 from ratings.models import (
@@ -850,7 +856,11 @@ HISTORY_QUERY = PreparedValues(_history_query, player_id=marker_int())
 
 def player_history(player: Player) -> list[HistoryPoint]:
     """One point per published list the player is on, oldest first: one query."""
-    return [HistoryPoint(*row) for row in HISTORY_QUERY.rows(player_id=player.pk)]
+    return _history_points(HISTORY_QUERY.rows(player_id=player.pk))
+
+
+def _history_points(found: list[tuple]) -> list[HistoryPoint]:
+    return [HistoryPoint(*row) for row in found]
 
 
 def _events_query(player_id: int) -> QuerySet:
@@ -871,7 +881,10 @@ def player_events(player: Player) -> list[EventChange]:
     """Rating changes per event, from the runs whose lists are published: one query. All the
     rows are his, so which were rated together (the same run, before and after: _event_changes'
     subquery) is read from the rows themselves."""
-    found = EVENTS_QUERY.rows(player_id=player.pk)
+    return _event_changes_of(EVENTS_QUERY.rows(player_id=player.pk))
+
+
+def _event_changes_of(found: list[tuple]) -> list[EventChange]:
     run, before, after = (EVENT_CHANGE_FIELDS.index(f) for f in ("run_id", "before", "after"))
     # SQL's equality: a row without a rating before is rated together with none
     starts = Counter((r[run], r[before], r[after]) for r in found if r[before] is not None)
@@ -914,6 +927,11 @@ def player_games(player: Player, limit: int = PLAYER_GAMES_SHOWN) -> list[Player
         games = GAMES_QUERY.rows(player_id=player.pk)
     else:
         games = list(_games_query(player.pk, limit))
+    return _games_of(player, games)
+
+
+def _games_of(player: Player, games: list[tuple]) -> list[PlayerGame]:
+    """The games' rows (GAMES_QUERY's columns) from his side, with the opponents' ratings."""
     n, s = len(GAME_COLUMNS), len(SIDE_COLUMNS)
     sides = [(_side(g[n : n + s]), _side(g[n + s :])) for g in games]
     as_white = [white is not None and white.pk == player.pk for white, _ in sides]
@@ -1053,7 +1071,13 @@ def current_ratings(player_ids: list[int]) -> dict[int, int]:
 
 
 def player_profile(player: Player) -> PlayerProfile:
-    history = player_history(player)
+    # His history, events and games: three queries in one round trip (federation.prepared).
+    history_rows, event_rows, game_rows = rows_together(
+        (HISTORY_QUERY, {"player_id": player.pk}),
+        (EVENTS_QUERY, {"player_id": player.pk}),
+        (GAMES_QUERY, {"player_id": player.pk}),
+    )
+    history = _history_points(history_rows)
     current = history[-1] if history else None  # the newest published list he is on
     norms = player_norms(player) if systems.of(player.federation).earns_norms else []
     return PlayerProfile(
@@ -1062,8 +1086,8 @@ def player_profile(player: Player) -> PlayerProfile:
         current_period=current.period if current else None,
         country_rank=country_rank(current, player.country) if current else None,
         history=history,
-        events=player_events(player),
-        games=player_games(player),
+        events=_event_changes_of(event_rows),
+        games=_games_of(player, game_rows),
         half_ratings=half_ratings_of(player, current),
         norms=norms,
         title_proposals=title_proposals(player, norms),

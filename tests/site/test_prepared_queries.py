@@ -5,11 +5,12 @@ compiled statement does not carry as a parameter is refused, not run as another 
 from __future__ import annotations
 
 import pytest
+from django.db import DatabaseError, transaction
 from django.db.models import Q
 
 import ratings.selectors  # noqa: F401  (defines the site's prepared queries)
 from federation.models import Player
-from federation.prepared import PreparedValues, marker_text
+from federation.prepared import PreparedValues, marker_text, rows_together
 from ratings.selectors import player_games
 from tests.ratings.conftest import seeded_and_rated_demo
 from tournaments.models import Event, Game
@@ -81,3 +82,30 @@ def test_a_call_must_give_exactly_the_parameters():
         PLAYER_QUERY.rows(player_id="1")
     with pytest.raises(TypeError, match="takes"):
         PLAYER_QUERY.rows(federation_code="x", player_id="1", extra=2)
+
+
+@pytest.mark.usefixtures("rated_demo")
+def test_queries_sent_together_give_each_querys_own_rows():
+    """rows_together (one round trip on PostgreSQL) against each query run alone, for every
+    player of the demo, all the site's prepared queries of a player at once."""
+    by_player = [p for p in PreparedValues.instances if p.parameters == ("player_id",)]
+    assert len(by_player) >= 3
+    for values in _values(("player_id",)):
+        together = rows_together(*((prepared, values) for prepared in by_player))
+        assert together == [list(prepared.queryset(**values)) for prepared in by_player]
+
+
+@pytest.mark.postgres
+@pytest.mark.usefixtures("rated_demo")
+def test_a_failing_query_sent_together_raises_djangos_error_and_the_connection_goes_on():
+    failing = PreparedValues(
+        lambda text: Player.objects.extra(where=["id = (%s)::integer"], params=[text]).values_list(
+            "pk"
+        ),
+        text=marker_text("text"),
+    )
+    PreparedValues.instances.remove(failing)  # not one of the site's
+    first = next(p for p in PreparedValues.instances if p.parameters == ("player_id",))
+    with pytest.raises(DatabaseError, match="invalid input syntax"), transaction.atomic():
+        rows_together((first, {"player_id": 1}), (failing, {"text": "not a number"}))
+    assert first.rows(player_id=0) == []
