@@ -72,6 +72,37 @@ def test_the_switcher_links_where_translate_url_does(client, language):
                 assert _in_language(request, code) == expected, (page, code)
 
 
+# The switcher's items as the base template rendered them before {% language_items %}.
+SWITCHER_LOOP = (
+    "{% for code, name, url, current in languages %}\n"
+    '      <li><a href="{{ url }}" hreflang="{{ code }}" lang="{{ code }}"'
+    '{% if current %} aria-current="true"{% endif %}>{{ name }}</a></li>{% endfor %}'
+)
+
+
+@pytest.mark.parametrize("language", ["en", "de", "fr"])
+def test_the_switcher_items_are_the_loop_they_replace(client, language):
+    from django.template import RequestContext, Template
+    from django.utils.translation import get_language, override
+
+    from ratings.templatetags.ratings_extras import _in_language, language_items
+
+    standard_world()
+    prefix = "" if language == "en" else f"/{language}"
+    odd = "/federations/fed/lists/2026Q2/?q=%3Cb%3E%26%22x&country=D%C3%96&sort=name"
+    for page in [*PAGES, odd]:
+        request = client.get(prefix + page).wsgi_request
+        with override(language):
+            languages = [
+                (code, name, _in_language(request, code), code == get_language())
+                for code, name in settings.LANGUAGES
+            ]
+            context = RequestContext(request, {"request": request, "languages": languages})
+            expected = Template(SWITCHER_LOOP).render(context)
+            assert language_items(context) == expected, page
+            assert 'aria-current="true"' in expected
+
+
 def test_decimals_follow_the_reader(client):
     query = {"rating": "2200", "games": "40", "opponents": "2000 1"}
     english = client.get("/what-if/playchess/", query).content.decode()
