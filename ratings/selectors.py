@@ -814,7 +814,11 @@ PLAYER_QUERY = PreparedValues(
 def player_or_404(federation_code: str, player_id: str) -> Player:
     """The player with his federation, and `has_live_rating` (whether a live run moved him:
     most players' pages then skip that query). One prepared statement (federation.prepared)."""
-    found = PLAYER_QUERY.rows(federation_code=federation_code, player_id=player_id)
+    return _player_from(PLAYER_QUERY.rows(federation_code=federation_code, player_id=player_id))
+
+
+def _player_from(found: list[tuple]) -> Player:
+    """The Player of PLAYER_QUERY's row (Http404 when there is none)."""
     if not found:
         raise Http404("no such player")
     values = found[0]
@@ -826,7 +830,7 @@ def player_or_404(federation_code: str, player_id: str) -> Player:
     return player
 
 
-def _history_query(player_id: int) -> QuerySet:
+def _history_query(player_id: int | Subquery) -> QuerySet:
     return (
         RatingEntry.objects.filter(player_id=player_id, rating_list__status=ListStatus.PUBLISHED)
         .order_by("rating_list__period__valid_from", "rating_list_id")
@@ -851,7 +855,23 @@ def _history_query(player_id: int) -> QuerySet:
     )
 
 
+def _the_player(federation_code: str, player_id: str) -> Subquery:
+    """The id of the federation's player with this id, inside a query (computed once by the
+    database): the player page asks for his history, events and games with the player."""
+    return Subquery(
+        Player.objects.filter(federation__code=federation_code, federation_player_id=player_id)
+        .order_by()
+        .values("pk")[:1]
+    )
+
+
+def _history_by_code(federation_code: str, player_id: str) -> QuerySet:
+    return _history_query(_the_player(federation_code, player_id))
+
+
+_BY_CODE = {"federation_code": marker_text("federation"), "player_id": marker_text("player")}
 HISTORY_QUERY = PreparedValues(_history_query, player_id=marker_int())
+HISTORY_BY_CODE = PreparedValues(_history_by_code, **_BY_CODE)
 
 
 def player_history(player: Player) -> list[HistoryPoint]:
@@ -863,7 +883,7 @@ def _history_points(found: list[tuple]) -> list[HistoryPoint]:
     return [HistoryPoint(*row) for row in found]
 
 
-def _events_query(player_id: int) -> QuerySet:
+def _events_query(player_id: int | Subquery) -> QuerySet:
     return (
         EventRating.objects.filter(
             player_id=player_id, run__rating_list__status=ListStatus.PUBLISHED
@@ -874,7 +894,12 @@ def _events_query(player_id: int) -> QuerySet:
     )
 
 
+def _events_by_code(federation_code: str, player_id: str) -> QuerySet:
+    return _events_query(_the_player(federation_code, player_id))
+
+
 EVENTS_QUERY = PreparedValues(_events_query, player_id=marker_int())
+EVENTS_BY_CODE = PreparedValues(_events_by_code, **_BY_CODE)
 
 
 def player_events(player: Player) -> list[EventChange]:
@@ -895,7 +920,7 @@ GAME_COLUMNS = ("event_id", "round", "result", "handicap", "event__code", "event
 SIDE_COLUMNS = ("id", "federation_player_id", "surname", "given_name")
 
 
-def _games_query(player_id: int, limit: int) -> QuerySet:
+def _games_query(player_id: int | Subquery, limit: int) -> QuerySet:
     return (
         Game.objects.filter(Q(white_id=player_id) | Q(black_id=player_id))
         .filter(event__status__in=PUBLIC_EVENT_STATUSES)
@@ -912,7 +937,12 @@ def _shown_games_query(player_id: int) -> QuerySet:
     return _games_query(player_id, PLAYER_GAMES_SHOWN)
 
 
+def _shown_games_by_code(federation_code: str, player_id: str) -> QuerySet:
+    return _games_query(_the_player(federation_code, player_id), PLAYER_GAMES_SHOWN)
+
+
 GAMES_QUERY = PreparedValues(_shown_games_query, player_id=marker_int())
+GAMES_BY_CODE = PreparedValues(_shown_games_by_code, **_BY_CODE)
 
 
 def _side(values: tuple) -> Player | None:
@@ -1070,13 +1100,20 @@ def current_ratings(player_ids: list[int]) -> dict[int, int]:
     return dict(rows)  # the newest list comes last and wins
 
 
-def player_profile(player: Player) -> PlayerProfile:
-    # His history, events and games: three queries in one round trip (federation.prepared).
-    history_rows, event_rows, game_rows = rows_together(
-        (HISTORY_QUERY, {"player_id": player.pk}),
-        (EVENTS_QUERY, {"player_id": player.pk}),
-        (GAMES_QUERY, {"player_id": player.pk}),
+def player_page(federation_code: str, player_id: str) -> PlayerProfile:
+    """The player (Http404 if there is none) and his history, events and games: four queries
+    in one round trip (federation.prepared.rows_together)."""
+    values = {"federation_code": federation_code, "player_id": player_id}
+    found, history_rows, event_rows, game_rows = rows_together(
+        (PLAYER_QUERY, values),
+        (HISTORY_BY_CODE, values),
+        (EVENTS_BY_CODE, values),
+        (GAMES_BY_CODE, values),
     )
+    return _profile(_player_from(found), history_rows, event_rows, game_rows)
+
+
+def _profile(player: Player, history_rows, event_rows, game_rows) -> PlayerProfile:
     history = _history_points(history_rows)
     current = history[-1] if history else None  # the newest published list he is on
     norms = player_norms(player) if systems.of(player.federation).earns_norms else []

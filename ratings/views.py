@@ -245,11 +245,11 @@ def list_diff(request, federation: str, period: str):
 @require_GET
 @cached_public_page
 def player(request, federation: str, player: str):
-    person = selectors.player_or_404(federation, player)
+    profile = selectors.player_page(federation, player)
+    person = profile.player
     if person.merged_into_id:  # entered twice and merged: his page is the kept player's
         kept = person.merged_into
         return redirect("ratings:player", federation, kept.federation_player_id, permanent=True)
-    profile = selectors.player_profile(person)
     system = systems.of(person.federation)
     # Each point is named as the table beside the chart names it: the list's period.
     points = [

@@ -7,11 +7,12 @@ from __future__ import annotations
 import pytest
 from django.db import DatabaseError, transaction
 from django.db.models import Q
+from django.http import Http404
 
 import ratings.selectors  # noqa: F401  (defines the site's prepared queries)
 from federation.models import Player
 from federation.prepared import PreparedValues, marker_text, rows_together
-from ratings.selectors import player_games
+from ratings.selectors import player_events, player_games, player_history, player_page
 from tests.ratings.conftest import seeded_and_rated_demo
 from tournaments.models import Event, Game
 
@@ -109,3 +110,19 @@ def test_a_failing_query_sent_together_raises_djangos_error_and_the_connection_g
     with pytest.raises(DatabaseError, match="invalid input syntax"), transaction.atomic():
         rows_together((first, {"player_id": 1}), (failing, {"text": "not a number"}))
     assert first.rows(player_id=0) == []
+
+
+@pytest.mark.usefixtures("rated_demo")
+def test_the_player_page_in_one_round_trip_is_each_query_by_id():
+    """player_page asks by federation code and player id, in one round trip; the same history,
+    events and games as the queries by the player's own row id, for every player of the demo."""
+    players = Player.objects.select_related("federation")
+    assert players
+    for player in players:
+        profile = player_page(player.federation.code, player.federation_player_id)
+        assert profile.player == player
+        assert profile.history == player_history(player)
+        assert profile.events == player_events(player)
+        assert profile.games == player_games(player)
+    with pytest.raises(Http404):
+        player_page(players[0].federation.code, "no-such-player")
