@@ -1,5 +1,5 @@
 """``{% per_language %}…{% endper_language %}``: a fragment that is the same on every page in
-one language (the site's navigation and footer, a form's fixed labels), rendered once per
+one language (the site's navigation, footer and stylesheet link), rendered once per
 language in a process and then copied into every page.
 
 Only text, ``{% translate "…" %}``, ``{% url %}`` with literal arguments and
