@@ -925,11 +925,28 @@ def _games_query(player_id: int | Subquery, limit: int) -> QuerySet:
         Game.objects.filter(Q(white_id=player_id) | Q(black_id=player_id))
         .filter(event__status__in=PUBLIC_EVENT_STATUSES)
         .order_by("-event__end", "-event_id", "-round", "-id")
+        .annotate(white_before=_rated_with("white"), black_before=_rated_with("black"))
         .values_list(
             *GAME_COLUMNS,
             *(f"white__{f}" for f in SIDE_COLUMNS),
             *(f"black__{f}" for f in SIDE_COLUMNS),
+            "white_before",
+            "black_before",
         )[:limit]
+    )
+
+
+def _rated_with(side: str) -> Subquery:
+    """The rating the player of a game's side was rated with at its event: his `before` in the
+    newest published run that rated him there (None if none did, or for a free round)."""
+    return Subquery(
+        EventRating.objects.filter(
+            event_id=OuterRef("event_id"),
+            player_id=OuterRef(f"{side}_id"),
+            run__rating_list__status=ListStatus.PUBLISHED,
+        )
+        .order_by("-run_id")
+        .values("before")[:1]
     )
 
 
@@ -952,7 +969,7 @@ def _side(values: tuple) -> Player | None:
 
 def player_games(player: Player, limit: int = PLAYER_GAMES_SHOWN) -> list[PlayerGame]:
     """His latest games from his side, each opponent with the rating he was rated with at that
-    event (his published run's `before`): two queries (one when he has no game)."""
+    event (his published run's `before`): one query."""
     if limit == PLAYER_GAMES_SHOWN:
         games = GAMES_QUERY.rows(player_id=player.pk)
     else:
@@ -963,35 +980,20 @@ def player_games(player: Player, limit: int = PLAYER_GAMES_SHOWN) -> list[Player
 def _games_of(player: Player, games: list[tuple]) -> list[PlayerGame]:
     """The games' rows (GAMES_QUERY's columns) from his side, with the opponents' ratings."""
     n, s = len(GAME_COLUMNS), len(SIDE_COLUMNS)
-    sides = [(_side(g[n : n + s]), _side(g[n + s :])) for g in games]
-    as_white = [white is not None and white.pk == player.pk for white, _ in sides]
-    opponents = [
-        black if own else white for (white, black), own in zip(sides, as_white, strict=True)
-    ]
-    before = {}
-    if games:
-        rows = (
-            EventRating.objects.filter(
-                event_id__in={g[0] for g in games},
-                player_id__in={o.pk for o in opponents if o is not None},
-                run__rating_list__status=ListStatus.PUBLISHED,
-            )
-            .order_by("run_id")
-            .values_list("event_id", "player_id", "before")
-        )
-        before = {(event_id, pid): value for event_id, pid, value in rows}  # newest run wins
     out = []
-    for (event_id, round_, result, handicap, code, name, *_), own_white, opponent in zip(
-        games, as_white, opponents, strict=True
-    ):
+    for game in games:
+        round_, result, handicap, code, name = game[1:n]
+        white, black = _side(game[n : n + s]), _side(game[n + s : n + 2 * s])
+        white_before, black_before = game[n + 2 * s :]
+        own_white = white is not None and white.pk == player.pk
         points = POINTS.get(result)
         out.append(
             PlayerGame(
                 event_code=code,
                 event_name=name,
                 round=round_,
-                opponent=opponent,
-                opponent_rating=before.get((event_id, opponent.pk)) if opponent else None,
+                opponent=black if own_white else white,
+                opponent_rating=black_before if own_white else white_before,
                 colour="white" if own_white else "black",
                 handicap=handicap,
                 points=None if points is None else points[0 if own_white else 1],

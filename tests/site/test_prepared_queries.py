@@ -12,6 +12,7 @@ from django.http import Http404
 import ratings.selectors  # noqa: F401  (defines the site's prepared queries)
 from federation.models import Player
 from federation.prepared import PreparedValues, marker_text, rows_together
+from ratings.models import EventRating
 from ratings.selectors import player_events, player_games, player_history, player_page
 from tests.ratings.conftest import seeded_and_rated_demo
 from tournaments.models import Event, Game
@@ -126,3 +127,32 @@ def test_the_player_page_in_one_round_trip_is_each_query_by_id():
         assert profile.games == player_games(player)
     with pytest.raises(Http404):
         player_page(players[0].federation.code, "no-such-player")
+
+
+@pytest.mark.usefixtures("rated_demo")
+def test_each_opponent_comes_with_the_rating_he_was_rated_with_there():
+    """The games' query carries each side's `before` (a subquery per side): for every game of
+    every player of the demo, his opponent's `before` in the newest published run of that
+    event, as a query of its own gives it."""
+    checked = 0
+    for player in Player.objects.all():
+        games = player_games(player, limit=1000)
+        events = dict(
+            Event.objects.filter(code__in={g.event_code for g in games}).values_list("code", "pk")
+        )
+        for game in games:
+            expected = None
+            if game.opponent is not None:
+                expected = (
+                    EventRating.objects.filter(
+                        event_id=events[game.event_code],
+                        player=game.opponent,
+                        run__rating_list__status="published",
+                    )
+                    .order_by("-run_id")
+                    .values_list("before", flat=True)
+                    .first()
+                )
+            assert game.opponent_rating == expected, (player, game)
+            checked += game.opponent_rating is not None
+    assert checked > 50
