@@ -1,6 +1,7 @@
 """``{% load url_templates %}`` makes ``{% url %}`` reverse through URL templates
 (federation.url_templates): the same syntax and the same URLs, in about half the time.
-tests/site/test_url_templates.py renders both tags on every named URL of the site."""
+tests/site/test_url_templates.py renders both tags (literal and variable names, positional and
+keyword arguments, `as`) on generated values in every language."""
 
 from django import template
 from django.template.defaulttags import URLNode
