@@ -128,17 +128,12 @@ def _changes(entry: EntryRow, before: Previous | None) -> tuple:
     )
 
 
-def copy_columns(model, columns: dict[str, binary_copy.Column], rows: int) -> None:
-    """One binary COPY of NumPy columns (PostgreSQL): no per-row Python at all."""
-    connection.ensure_connection()
-    _copy_binary(connection.connection, model._meta.db_table, columns, rows)
-
-
 def _copy_binary(
     raw_connection, table: str, columns: dict[str, binary_copy.Column], rows: int
 ) -> None:
-    """Encode and COPY on a psycopg connection itself (not Django's per-thread wrapper), so
-    that a second thread can do it (event_ratings_written_alongside)."""
+    """One binary COPY of NumPy columns, no per-row Python at all, on a psycopg connection
+    itself (not Django's per-thread wrapper), so that a second thread can do it
+    (event_ratings_written_alongside)."""
     names = ", ".join(columns)
     with (
         raw_connection.cursor() as cursor,
@@ -206,9 +201,8 @@ def event_ratings_written_alongside(
 def write_event_ratings(
     run: RatingRun, rows: Sequence[EventRatingRow] | EventRatingColumns
 ) -> None:
-    if _copied_in_binary(rows):
-        copy_columns(EventRating, _event_rating_columns(run, rows), len(rows))
-        return
+    """The row writer (batched INSERTs) of event ratings that do not go by binary COPY (see
+    event_ratings_written_alongside, the only way a run writes them)."""
     as_json = _json_writer()
     columns = [
         "run_id",

@@ -124,7 +124,8 @@ def test_binary_copy_writes_what_the_row_writer_writes(settings):
             period=world["ratings.RatingList"].period,
             status="succeeded",
         )
-        persistence.write_event_ratings(run, form)
+        with persistence.event_ratings_written_alongside(run, form):
+            pass
         runs.append(run)
     fields = [
         "event_id",
