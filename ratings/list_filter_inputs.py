@@ -27,14 +27,15 @@ _INPUTS = {
 def filter_inputs(form: Form, *, shows_grade: bool) -> SafeString:
     """The <p class="field"> of each filter, grade only where the federation shows grades (or
     the query string asks for one)."""
+    # A template's {% translate "…" %} is not escaped: the site's own translations are trusted.
+    placeholder = gettext("e.g. Kamińska, Adam")
     fields = []
     for name, attributes in _INPUTS.items():
         field = form[name]
         value = field.value()
         if name == "grade" and not (shows_grade or value):
             continue
-        # A template's {% translate "…" %} is not escaped: the site's own translations are trusted.
-        attributes = attributes.format(placeholder=gettext("e.g. Kamińska, Adam"))
+        attributes = attributes.format(placeholder=placeholder)
         shown = "" if value is None else conditional_escape(value)
         fields.append(
             f'<p class="field"><label for="id_{name}">{conditional_escape(field.label)}</label> '

@@ -23,6 +23,8 @@ from django.templatetags.static import StaticNode
 from django.urls import get_script_prefix, get_urlconf
 from django.utils.translation import get_language
 
+from ratings.templatetags.url_templates import current_app
+
 register = template.Library()
 _settings_generation = [0]  # a setting changed (tests): every fragment renders again
 
@@ -55,15 +57,11 @@ class PerLanguageNode(Node):
         self._rendered: dict[tuple, str] = {}
 
     def render(self, context) -> str:
-        request = getattr(context, "request", None)
-        current_app = getattr(request, "current_app", None)
-        if current_app is None:
-            current_app = getattr(getattr(request, "resolver_match", None), "namespace", None)
         key = (
             get_language(),
             get_script_prefix(),
             get_urlconf(),
-            current_app,
+            current_app(context),
             context.autoescape,
             _settings_generation[0],
         )
@@ -72,7 +70,7 @@ class PerLanguageNode(Node):
         except KeyError:
             pass
         alone = Context(autoescape=context.autoescape)
-        alone.request = request  # read by {% url %} for the current app only
+        alone.request = getattr(context, "request", None)  # read by {% url %}: the current app
         html = self._rendered[key] = self.nodelist.render(alone)
         return html
 

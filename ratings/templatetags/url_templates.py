@@ -15,6 +15,18 @@ from federation.url_templates import reverse_fast
 register = template.Library()
 
 
+def current_app(context) -> str | None:
+    """The app a page's URLs are reversed for, as Django's URLNode.render finds it: the
+    request's current_app, else the namespace the request was routed through."""
+    try:
+        return context.request.current_app
+    except AttributeError:
+        try:
+            return context.request.resolver_match.namespace
+        except AttributeError:
+            return None
+
+
 class TemplateURLNode(URLNode):
     """Django's URLNode.render with reverse_fast in place of reverse."""
 
@@ -22,16 +34,11 @@ class TemplateURLNode(URLNode):
         args = [arg.resolve(context) for arg in self.args]
         kwargs = {smart_str(k, "ascii"): v.resolve(context) for k, v in self.kwargs.items()}
         view_name = self.view_name.resolve(context)
-        try:
-            current_app = context.request.current_app
-        except AttributeError:
-            try:
-                current_app = context.request.resolver_match.namespace
-            except AttributeError:
-                current_app = None
         url = ""
         try:
-            url = reverse_fast(view_name, args=args, kwargs=kwargs, current_app=current_app)
+            url = reverse_fast(
+                view_name, args=args, kwargs=kwargs, current_app=current_app(context)
+            )
         except NoReverseMatch:
             if self.asvar is None:
                 raise
