@@ -19,21 +19,37 @@ from ratings.engines.core.errors import EngineInputError
 USAGE = f"usage: python -m ratings.engines {{{','.join(SYSTEMS)}}} INPUT.json|-"
 
 
-def _load(path: str) -> Any:
-    """The decoded input. A file is mapped, not read: the decoder reads it in place, and a copy
-    of a large history would cost fresh memory for nothing."""
+def _output_text(engine: Any, path: str, keep: list[Any] | None) -> str:
+    """The output of the input at ``path``. A file is mapped, not read: the decoders read it in
+    place, and a copy of a large history would cost fresh memory for nothing."""
     if path == "-":
-        return jsonio.loads(sys.stdin.buffer.read())
+        return _output_of(engine, sys.stdin.buffer.read(), keep)
     try:
         with open(path, "rb") as handle:
             try:
                 mapped = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
             except (ValueError, OSError):  # empty, or not a regular file (a pipe, a device)
-                return jsonio.loads(handle.read())
+                return _output_of(engine, handle.read(), keep)
     except OSError as exc:
         raise EngineInputError(path, exc.strerror or "cannot be read") from None
     with mapped, memoryview(mapped) as view:
-        return jsonio.loads(view)
+        return _output_of(engine, view, keep)
+
+
+def _output_of(engine: Any, raw: bytes | memoryview, keep: list[Any] | None) -> str:
+    # A contract's typed reading (run_text_of_bytes, where it has one) takes the usual
+    # documents; whatever it does not take is read as dicts, which decides and words errors.
+    typed = getattr(engine, "run_text_of_bytes", None)
+    text = None if typed is None else typed(raw, keep)
+    if text is not None:
+        return text
+    data = jsonio.loads(raw)
+    if keep is not None:
+        keep.append(data)
+    # canonical bytes: an exported run's input prints exactly its stored output
+    # (run_text, where a contract has it, writes the same text without the dicts)
+    run_text = getattr(engine, "run_text", None)
+    return jsonio.dumps(engine.run_json(data)) if run_text is None else run_text(data)
 
 
 def main(argv: list[str] | None = None, *, keep: list[Any] | None = None) -> int:
@@ -51,14 +67,7 @@ def main(argv: list[str] | None = None, *, keep: list[Any] | None = None) -> int
     collecting = gc.isenabled()
     gc.disable()
     try:
-        data = _load(path)
-        if keep is not None:
-            keep.append(data)
-        # canonical bytes: an exported run's input prints exactly its stored output
-        # (run_text, where a contract has it, writes the same text without the dicts)
-        run_text = getattr(engine, "run_text", None)
-        text = jsonio.dumps(engine.run_json(data)) if run_text is None else run_text(data)
-        output = text.encode()
+        output = _output_text(engine, path, keep).encode()
     except EngineInputError as exc:
         print(str(exc).replace("\n", " "), file=sys.stderr)
         return 2

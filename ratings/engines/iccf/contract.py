@@ -12,6 +12,7 @@ import numpy as np
 from ratings.engines.core import jsonio
 from ratings.engines.core.errors import EngineInputError
 from ratings.engines.core.rounding import half_up_ints
+from ratings.engines.iccf import typed_json
 from ratings.engines.iccf.rate import (
     _number,
     _plain,
@@ -139,6 +140,28 @@ def run_text(data: Any) -> str:
     return jsonio.dumps(rated) if isinstance(rated, dict) else _outcome_text(*rated)
 
 
+def run_text_of_bytes(raw: bytes | memoryview, keep: list | None = None) -> str | None:
+    """``run_text`` of the JSON document in ``raw`` when the typed reading takes it whole and
+    its columns pass every bulk check; None otherwise: the caller then reads the document as
+    dicts, which decides what it means or names what is wrong. ``keep`` receives what was
+    decoded (the command line frees it only as the process ends)."""
+    document = typed_json.decode(raw)
+    if document is None:
+        return None
+    if keep is not None:  # the entries; the params' text refers to ``raw`` and goes with it
+        keep.append((document.players, document.games, document.substitutions))
+    columns = typed_json.columns(document)
+    arrays = None if columns is None else bulk_arrays(columns)
+    if arrays is None or not _record_substitutions(arrays, *typed_json.substitutions(document)):
+        return None
+    try:
+        params = _params_from_json(jsonio.loads(bytes(document.params)))
+        validate_params(params)
+    except EngineInputError:
+        return None
+    return _outcome_text(arrays.ids, rate_arrays(arrays, params))
+
+
 def _rate(data: Any) -> dict | tuple[tuple[str, ...], PeriodOutcome]:
     """The output of the entry-by-entry reading, or the ids and arrays of the column path."""
     data = jsonio.require_object(data, "input")
@@ -235,17 +258,26 @@ def _bulk_substitutions(arrays: PeriodArrays, raw: Any) -> bool:
         return False
     if not (_plain(game, {int}) and _plain(side, {str}) and _plain(replaces, {str})):
         return False
+    return _record_substitutions(arrays, game, side, replaces)
+
+
+def _record_substitutions(
+    arrays: PeriodArrays, game: list[int], side: list[str], replaces: list[str]
+) -> bool:
+    """_bulk_substitutions of the three columns, their types checked."""
+    if not game:
+        return True
     if not set(side) <= set(_SIDE_NUMBER):
         return False
     index = {pid: i for i, pid in enumerate(arrays.ids)}
     try:
-        player = np.fromiter(map(index.__getitem__, replaces), dtype=np.intp, count=len(raw))
+        player = np.fromiter(map(index.__getitem__, replaces), dtype=np.intp, count=len(game))
     except KeyError:
         return False
     if min(game) < 0 or max(game) >= len(arrays.white):  # (Python ints: any size)
         return False
     game_of = np.array(game, dtype=np.int64)
-    black_side = np.fromiter(map(_SIDE_NUMBER.__getitem__, side), dtype=bool, count=len(raw))
+    black_side = np.fromiter(map(_SIDE_NUMBER.__getitem__, side), dtype=bool, count=len(game))
     sides = np.sort(game_of * 2 + black_side)  # (np.unique would import numpy.ma: 12 ms)
     if (sides[1:] == sides[:-1]).any():  # a side substituted twice
         return False
