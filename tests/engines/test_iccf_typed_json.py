@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from ratings.engines.__main__ import main
 from ratings.engines.core import jsonio
 from ratings.engines.iccf import contract, typed_json
-from tests.engines.test_iccf_columns import period
+from tests.engines.test_iccf_columns import BROKEN, JSON_TEXTS, period
 
 
 def _by_dicts(raw: bytes) -> str:
@@ -155,6 +155,7 @@ def test_the_generated_documents_take_the_typed_reading_often():
         '{"players": [{"id": "a", "rating": 18' + "0" * 30 + ', "rd": 50}], "games": []}',
         '{"players": [], "games": [], "params": {"c": 1' + "0" * 40 + "}}",
         '{"players": [], "games": [], "substitutions": [{"game": 1.0, "side": "white"}]}',
+        '{"players": [], "games": [], "params": ' + "[" * 100_000 + "]" * 100_000 + "}",
         "[]",
         "\ufeff{}",
         '{"players": [], "games": []} x',
@@ -162,7 +163,8 @@ def test_the_generated_documents_take_the_typed_reading_often():
 )
 def test_documents_the_typed_reading_leaves_to_the_dicts(text):
     """Each holds something only the dict reading may decide (a null, a missing RD, an id of
-    another type, an unknown key, a lone surrogate, a number of more than 30 digits...)."""
+    another type, an unknown key, a lone surrogate, a number of more than 30 digits, nesting
+    deeper than the decoder goes...)."""
     raw = text.encode("utf-8", "surrogatepass")
     assert contract.run_text_of_bytes(raw) is None
 
@@ -219,3 +221,24 @@ def test_the_program_takes_the_typed_reading_for_a_mapped_file(tmp_path, capsys,
 def test_columns_need_a_rated_players_rating_and_rd():
     document = typed_json.decode(b'{"players": [{"id": "a", "rd": 50}], "games": []}')
     assert document is not None and typed_json.columns(document) is None
+
+
+def test_the_program_words_deep_nesting_as_before(tmp_path, capsys):
+    """Params nested deeper than msgspec goes: the dict reading's error, not a traceback."""
+    path = tmp_path / "input.json"
+    path.write_text('{"players": [], "games": [], "params": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    assert main(["iccf", str(path)]) == 2
+    assert capsys.readouterr().err == "input: nested too deeply\n"
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.one_of(
+        JSON_TEXTS, BROKEN, documents().map(bytes.decode), st.binary().map(repr), st.text()
+    ).map(lambda t: t[: len(t) // 2] if len(t) % 3 == 0 else t)
+)
+def test_the_typed_reading_answers_or_declines_never_raises(text):
+    """Whatever the bytes (broken, cut short, of another shape), a text or None: the dict
+    reading then words what is wrong."""
+    result = contract.run_text_of_bytes(text.encode("utf-8", "surrogatepass"))
+    assert result is None or isinstance(result, str)

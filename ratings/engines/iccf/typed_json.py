@@ -2,9 +2,10 @@
 structs of the contract's usual shape (msgspec), twice as fast as a dict per entry.
 
 It takes a document only when every entry has the usual shape and types; anything else (an
-unknown key, a null where a number goes, a rated player without his RD) gives None, and the dict reading decides what
-the document means or what is wrong with it. Where both read a document, they read the same
-values (tests/engines/test_iccf_typed_json.py).
+unknown key, a null where a number goes, a rated player without his RD, nesting too deep for
+the decoder) gives None, and the dict reading decides what the document means or what is wrong
+with it. Where both read a document, they read the same values
+(tests/engines/test_iccf_typed_json.py).
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ def decode(raw: bytes | memoryview) -> TypedInput | None:
     checks send such a document to the dict reading; the params are read by it anyway."""
     try:
         return _DECODER.decode(raw)
-    except (msgspec.DecodeError, UnicodeDecodeError):
+    except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
         return None
 
 
