@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from federation.models import Federation
 from ratings import periods
+from ratings.engines.core.gc_pause import cycle_collector_paused
 from ratings.models import (
     ListStatus,
     LiveEventRating,
@@ -84,7 +85,8 @@ def refresh_live(federation_id: int) -> LiveRun | None:
         period = live_period(federation, base)
         if period is None:
             return None
-        result = compute_period(federation, period, base)
+        with cycle_collector_paused():  # a period's games and rows: no cycles
+            result = compute_period(federation, period, base)
         prepared, outcome = result["prepared"], result["outcome"]
         if not prepared.events or not outcome.event_ratings:
             return None

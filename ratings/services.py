@@ -24,6 +24,7 @@ from federation import audit
 from federation.models import Federation
 from ratings import input_watch, page_cache, periods, persistence, provenance, queue, systems
 from ratings.engines.core.errors import EngineInputError
+from ratings.engines.core.gc_pause import cycle_collector_paused
 from ratings.engines.core.version import installed_engine_version
 from ratings.models import (
     ACTIVE_RUN_STATUSES,
@@ -249,8 +250,9 @@ def execute_run(*, run_id: int) -> RatingRun | None:
             run.attempts += 1
             run.engine = run.federation.system
             run.engine_version = installed_engine_version(run.federation.system)
-            result = _compute(run)
-            _write(run, result, started)
+            with cycle_collector_paused():  # hundreds of thousands of rows, no cycles
+                result = _compute(run)
+                _write(run, result, started)
             return run
     except Exception as error:  # recorded on the run; nothing of the run was written
         logger.exception("rating run %s failed", run_id)

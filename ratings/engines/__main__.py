@@ -5,7 +5,6 @@ Bad input exits with status 2, one line on stderr naming the entry, nothing on s
 
 from __future__ import annotations
 
-import gc
 import importlib
 import mmap
 import os
@@ -15,6 +14,7 @@ from typing import Any
 from ratings.engines import SYSTEMS
 from ratings.engines.core import jsonio
 from ratings.engines.core.errors import EngineInputError
+from ratings.engines.core.gc_pause import cycle_collector_paused
 
 USAGE = f"usage: python -m ratings.engines {{{','.join(SYSTEMS)}}} INPUT.json|-"
 
@@ -62,18 +62,12 @@ def main(argv: list[str] | None = None, *, keep: list[Any] | None = None) -> int
     system, path = args
     # the system's contract alone: not its explanations, its reference or another system
     engine = importlib.import_module(f"ratings.engines.{system}.contract")
-    # Millions of small acyclic objects (the decoded document, the columns, the output) would
-    # set off the cycle collector again and again for nothing: 15 % of a large EGF history.
-    collecting = gc.isenabled()
-    gc.disable()
     try:
-        output = _output_text(engine, path, keep).encode()
+        with cycle_collector_paused():  # the document, the columns, the output: no cycles
+            output = _output_text(engine, path, keep).encode()
     except EngineInputError as exc:
         print(str(exc).replace("\n", " "), file=sys.stderr)
         return 2
-    finally:
-        if collecting:
-            gc.enable()
     stream = getattr(sys.stdout, "buffer", None)  # a text stream in place of stdout has none
     if stream is None:
         sys.stdout.write(output.decode() + "\n")

@@ -296,3 +296,31 @@ def test_the_reaper_requeues_a_dead_run_of_any_age(iccf_world, eager_celery):
     assert services.reap_stuck_runs() == 1  # requested a moment ago, yet dead
     run.refresh_from_db()
     assert run.status == RunStatus.SUCCEEDED
+
+
+def test_a_run_computes_and_writes_with_the_cycle_collector_paused(iccf_world, monkeypatch):
+    """Its hundreds of thousands of acyclic objects set off no collection; afterwards the
+    collector is on again, also when the run fails."""
+    import gc
+
+    from ratings.runners import iccf as runner
+
+    seen = []
+    interpret = runner.interpret
+
+    def watched(prepared, output):
+        seen.append(gc.isenabled())
+        return interpret(prepared, output)
+
+    monkeypatch.setattr(runner, "interpret", watched)
+    assert gc.isenabled()
+    assert _run(iccf_world).status == RunStatus.SUCCEEDED
+    assert seen == [False] and gc.isenabled()
+
+    def broken(prepared, output):
+        raise RuntimeError("engine output could not be read")
+
+    monkeypatch.setattr(runner, "interpret", broken)
+    failed = _run(iccf_world, "2026Q2")
+    assert failed.status == RunStatus.FAILED and "could not be read" in failed.error
+    assert gc.isenabled()
