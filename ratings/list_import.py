@@ -33,6 +33,7 @@ from federation.countries import iso_country
 from federation.models import Federation, Player, RatingSystem
 from federation.names import fold
 from ratings import persistence
+from ratings.engines.core.gc_pause import cycle_collector_paused
 from ratings.engines.core.grades import normalise_grade
 from ratings.fide_import import import_fide_list
 from ratings.starting_list import publish_starting_list
@@ -162,7 +163,8 @@ def import_player_list(
         )
         raise ListImportRefused(preview)
     try:
-        with transaction.atomic():
+        # (a list's rows are tens of thousands of acyclic objects: no collection on their way)
+        with cycle_collector_paused(), transaction.atomic():
             # One import per federation at a time: a second waits and then finds the first's
             # players (instead of colliding with them on the unique ids).
             Federation.objects.select_for_update().filter(pk=federation.pk).first()

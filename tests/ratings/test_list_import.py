@@ -317,3 +317,25 @@ def expected_name_matches(world_rows, table_players) -> int:
         for p in table_players
         if keys[(name_key(p.surname, p.first_name), iso_country(p.country or ""))] == 1
     )
+
+
+def test_an_import_reads_and_writes_with_the_cycle_collector_paused(egf, monkeypatch):
+    """A list's tens of thousands of rows set off no collection; the collector is on again
+    afterwards, also when the file is refused."""
+    import gc
+
+    from ratings import list_import
+
+    seen = []
+    read_rows = list_import._read_rows
+
+    def watched(preview, source):
+        seen.append(gc.isenabled())
+        return read_rows(preview, source)
+
+    monkeypatch.setattr(list_import, "_read_rows", watched)
+    assert gc.isenabled()
+    run(egf, egd_file(*ROWS), fmt="egd", publish=True)
+    with pytest.raises(ListImportRefused):
+        run(egf, egd_file(*ROWS[:2]).replace(b"Number of players: 2", b"Number of players: 3"))
+    assert seen == [False, False] and gc.isenabled()
