@@ -325,15 +325,9 @@ def test_an_import_reads_and_writes_with_the_cycle_collector_paused(egf, monkeyp
     import gc
 
     from ratings import list_import
+    from tests.collector_watch import collector_states
 
-    seen = []
-    read_rows = list_import._read_rows
-
-    def watched(preview, source):
-        seen.append(gc.isenabled())
-        return read_rows(preview, source)
-
-    monkeypatch.setattr(list_import, "_read_rows", watched)
+    seen = collector_states(monkeypatch, list_import, "_read_rows")
     assert gc.isenabled()
     run(egf, egd_file(*ROWS), fmt="egd", publish=True)
     with pytest.raises(ListImportRefused):

@@ -304,15 +304,9 @@ def test_a_run_computes_and_writes_with_the_cycle_collector_paused(iccf_world, m
     import gc
 
     from ratings.runners import iccf as runner
+    from tests.collector_watch import collector_states
 
-    seen = []
-    interpret = runner.interpret
-
-    def watched(prepared, output):
-        seen.append(gc.isenabled())
-        return interpret(prepared, output)
-
-    monkeypatch.setattr(runner, "interpret", watched)
+    seen = collector_states(monkeypatch, runner, "interpret")
     assert gc.isenabled()
     assert _run(iccf_world).status == RunStatus.SUCCEEDED
     assert seen == [False] and gc.isenabled()
