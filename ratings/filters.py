@@ -6,6 +6,7 @@ query string is shown back to the reader as form errors (status 400), never a 50
 
 from __future__ import annotations
 
+import hashlib
 from functools import cached_property
 from urllib.parse import urlencode
 
@@ -146,4 +147,5 @@ def order_key(rating_list, filterset, sort: str) -> str | None:
             for k, v in data.items()
         )
     )
-    return f"{rating_list.pk}:{canonical}"
+    # a digest: the filters' text may run to kilobytes, and cache keys stay under 250 characters
+    return f"{rating_list.pk}:{hashlib.sha256(canonical.encode()).hexdigest()}"
