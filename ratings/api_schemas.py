@@ -122,9 +122,17 @@ class ListQuery(Schema):
     )
 
 
+# A search is two characters at least once the spaces around it are stripped, as the server
+# strips them; the pattern says so of the text as sent (" x" is one character), with no control
+# character anywhere (PRINTABLE), not even as a space (Python counts \x1c-\x1f as spaces,
+# pydantic's Rust engine does not). Without look-ahead: that engine has none.
+_SPACE = r"[^\S\x00-\x1f\x7f]"
+_SHOWN = r"[^\s\x00-\x1f\x7f]"
+SEARCH = rf"^{_SPACE}*{_SHOWN}[^\x00-\x1f\x7f]*{_SHOWN}{_SPACE}*$"
+
 SearchText = Annotated[
     str,
-    StringConstraints(strip_whitespace=True, min_length=2, max_length=100, pattern=PRINTABLE),
+    StringConstraints(strip_whitespace=True, min_length=2, max_length=100, pattern=SEARCH),
 ]
 
 

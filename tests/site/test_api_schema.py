@@ -13,6 +13,7 @@ import schemathesis
 from django.core.handlers.wsgi import WSGIHandler
 from django.core.management import call_command
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from federation.models import Federation, Player
 from ratings.models import ListStatus, RatingEntry, RatingList
@@ -237,3 +238,33 @@ def test_live_ratings_on_the_demo_conform_and_equal_the_official_run(rated_demo,
         assert {pid: (r.rating, r.published_rating) for pid, r in mine.items()} == {
             pid: (entries[pid].rating, entries[pid].published_rating) for pid in mine
         }
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.one_of(
+        st.text(max_size=6),
+        st.text(alphabet=" \t\x85\xa0\u2028\x97ab", max_size=6),
+        st.sampled_from([" \x97", " a ", "ab", "a", "\x85ab\x85", " a b "]),
+    )
+)
+def test_a_search_the_schema_allows_is_a_search_the_server_takes(text):
+    """The player search's declared pattern (as sent) against the server's own reading (spaces
+    around stripped, then two characters at least): what the schema allows is taken, and what
+    it takes in one piece of two or more characters the schema allows."""
+    import re
+
+    from pydantic import TypeAdapter, ValidationError
+
+    from ratings.api_schemas import SEARCH, SearchText
+
+    declared = re.fullmatch(SEARCH, text) is not None and len(text) <= 100
+    try:
+        TypeAdapter(SearchText).validate_python(text)
+        taken = True
+    except ValidationError:
+        taken = False
+    if declared:
+        assert taken, repr(text)
+    if taken and text == text.strip():
+        assert declared, repr(text)
