@@ -138,7 +138,9 @@ def test_each_opponent_comes_with_the_rating_he_was_rated_with_there():
     for player in Player.objects.all():
         games = player_games(player, limit=1000)
         events = dict(
-            Event.objects.filter(code__in={g.event_code for g in games}).values_list("code", "pk")
+            Event.objects.filter(
+                federation=player.federation_id, code__in={g.event_code for g in games}
+            ).values_list("code", "pk")
         )
         for game in games:
             expected = None
