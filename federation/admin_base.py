@@ -9,7 +9,10 @@ from federation.permissions import FederationScopedAdmin, FederationScopedInline
 
 
 def _locked(obj):
-    return type(obj).objects.select_for_update().filter(pk=obj.pk).first()
+    # FOR NO KEY UPDATE: two saves of the object still wait for each other, but a transaction
+    # that only refers to it (a live refresh's rows, checked by their foreign keys at commit)
+    # does not wait for the official, which could deadlock with what the save waits for.
+    return type(obj).objects.select_for_update(no_key=True).filter(pk=obj.pk).first()
 
 
 class AuditedAdmin(FederationScopedAdmin):
