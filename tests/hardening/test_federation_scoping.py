@@ -20,6 +20,7 @@ from django.db import DatabaseError, IntegrityError, transaction
 from federation.models import Player
 from federation.scoping import MOVE_MESSAGE, SCOPE_MESSAGE, SCOPED_ROWS, check_one_federation
 from tests.factories import make_player, make_world
+from tournaments.models import BYE_RESULTS
 
 pytestmark = pytest.mark.django_db
 CASES = [(row.model, side.field) for row in SCOPED_ROWS for side in row.sides]
@@ -74,6 +75,39 @@ def test_database_refuses_a_side_in_another_federation(worlds, label, field):
         model.objects.bulk_create([model(**{**values, attname: foreign.pk})])
     assert _refused(refused.value, SCOPE_MESSAGE), refused.value
     assert model.objects.filter(pk=row.pk).exists()
+
+
+NULLABLE_SIDES = [
+    (row.model, side.field)
+    for row in SCOPED_ROWS
+    for side in row.sides[1:]
+    if apps.get_model(row.model)._meta.get_field(side.field).null
+]
+
+
+# What else a row needs for the side to be unset (its own check constraints).
+WHEN_UNSET = {("tournaments.Game", "black"): {"result": BYE_RESULTS[0]}}
+
+
+def test_some_side_may_be_unset():
+    assert ("tournaments.Game", "black") in NULLABLE_SIDES  # a bye: the list is not empty
+
+
+@pytest.mark.parametrize(("label", "field"), NULLABLE_SIDES)
+def test_database_takes_a_row_whose_optional_side_is_unset(worlds, label, field):
+    """An unset side is of no federation: the triggers' comparison with it is NULL, never a
+    refusal (they do not look it up twice to say so)."""
+    ours, _ = worlds
+    model = _model(label)
+    row = ours[label]
+    unset = {model._meta.get_field(field).attname: None, **WHEN_UNSET.get((label, field), {})}
+    model.objects.filter(pk=row.pk).update(**unset)
+    values = {
+        f.attname: getattr(row, f.attname) for f in model._meta.concrete_fields if not f.primary_key
+    }
+    (copy,) = model.objects.bulk_create([model(**{**values, **unset})])
+    attname = model._meta.get_field(field).attname
+    assert model.objects.filter(pk__in=[row.pk, copy.pk], **{attname: None}).count() == 2
 
 
 @pytest.mark.parametrize(("label", "field"), CASES)
