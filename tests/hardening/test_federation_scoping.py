@@ -100,13 +100,13 @@ def test_database_takes_a_row_whose_optional_side_is_unset(worlds, label, field)
     ours, _ = worlds
     model = _model(label)
     row = ours[label]
-    unset = {model._meta.get_field(field).attname: None, **WHEN_UNSET.get((label, field), {})}
+    attname = model._meta.get_field(field).attname
+    unset = {attname: None, **WHEN_UNSET.get((label, field), {})}
     model.objects.filter(pk=row.pk).update(**unset)
     values = {
         f.attname: getattr(row, f.attname) for f in model._meta.concrete_fields if not f.primary_key
     }
     (copy,) = model.objects.bulk_create([model(**{**values, **unset})])
-    attname = model._meta.get_field(field).attname
     assert model.objects.filter(pk__in=[row.pk, copy.pk], **{attname: None}).count() == 2
 
 
