@@ -53,6 +53,13 @@ def worlds(settings):
     return make_world("aa"), make_world("bb")
 
 
+def _stored_values(row) -> dict:
+    """The row's column values but its primary key: the same row, to insert anew."""
+    return {
+        f.attname: getattr(row, f.attname) for f in row._meta.concrete_fields if not f.primary_key
+    }
+
+
 def _refused(error: Exception, message: str) -> bool:
     return message in str(error)
 
@@ -68,9 +75,7 @@ def test_database_refuses_a_side_in_another_federation(worlds, label, field):
         model.objects.filter(pk=row.pk).update(**{attname: foreign.pk})
     assert _refused(refused.value, SCOPE_MESSAGE), refused.value
     # The same row inserted anew (the trigger runs before any unique key is checked).
-    values = {
-        f.attname: getattr(row, f.attname) for f in model._meta.concrete_fields if not f.primary_key
-    }
+    values = _stored_values(row)
     with pytest.raises((IntegrityError, DatabaseError)) as refused, transaction.atomic():
         model.objects.bulk_create([model(**{**values, attname: foreign.pk})])
     assert _refused(refused.value, SCOPE_MESSAGE), refused.value
@@ -103,9 +108,7 @@ def test_database_takes_a_row_whose_optional_side_is_unset(worlds, label, field)
     attname = model._meta.get_field(field).attname
     unset = {attname: None, **WHEN_UNSET.get((label, field), {})}
     model.objects.filter(pk=row.pk).update(**unset)
-    values = {
-        f.attname: getattr(row, f.attname) for f in model._meta.concrete_fields if not f.primary_key
-    }
+    values = _stored_values(row)
     (copy,) = model.objects.bulk_create([model(**{**values, **unset})])
     assert model.objects.filter(pk__in=[row.pk, copy.pk], **{attname: None}).count() == 2
 
