@@ -214,9 +214,9 @@ PIECES = st.sampled_from([b"1", b"0", b"9876543", b"x", b'"', b"/", b":", b"1234
 @given(st.lists(PIECES, max_size=30).map(b"".join), st.integers(1, 40))
 def test_long_digit_runs_are_found_across_chunk_edges(raw, chunk):
     whole = b"0" * jsonio._LONG_RUN in raw.translate(bytes.maketrans(b"123456789", b"0" * 9))
-    assert jsonio._has_long_digits(raw, chunk) == whole  # small: translated
-    assert jsonio._has_long_digits(raw, chunk, small=0) == whole  # by NumPy, chunk by chunk
-    assert jsonio._has_long_digits(memoryview(raw), chunk, small=0) == whole
+    assert jsonio.has_long_digits(raw, chunk) == whole  # small: translated
+    assert jsonio.has_long_digits(raw, chunk, small=0) == whole  # by NumPy, chunk by chunk
+    assert jsonio.has_long_digits(memoryview(raw), chunk, small=0) == whole
 
 
 @settings(max_examples=300, deadline=None)

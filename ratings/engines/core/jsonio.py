@@ -50,7 +50,7 @@ def loads(text: str | bytes | memoryview) -> Any:
         raw = text
     else:
         raw = text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
-    if not _has_long_digits(raw):
+    if not has_long_digits(raw):
         try:
             return orjson.loads(raw)
         except orjson.JSONDecodeError:
@@ -61,7 +61,7 @@ def loads(text: str | bytes | memoryview) -> Any:
 _CHUNK = 1 << 20
 
 
-def _has_long_digits(raw: bytes | memoryview, chunk: int = _CHUNK, small: int = _SMALL) -> bool:
+def has_long_digits(raw: bytes | memoryview, chunk: int = _CHUNK, small: int = _SMALL) -> bool:
     """Whether ``raw`` holds a run of _LONG_RUN digits: NumPy over the bytes in place,
     chunk by chunk (each overlapping the previous one by a run less one byte), five times
     faster than translating a copy. A run of 2**k digits from i is one of 2**(k-1) from i and

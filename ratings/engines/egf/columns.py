@@ -9,6 +9,7 @@ which names the first bad entry. Both readings give the same arrays, or the same
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from itertools import chain, count, repeat
 from operator import itemgetter
 from typing import Any
@@ -27,6 +28,25 @@ _NAN = float("nan")
 
 def _plain(values: list, kinds: set) -> bool:
     return set(map(type, values)) <= kinds
+
+
+@dataclass(frozen=True)
+class ContractColumns:
+    """The contract's values over every tournament in order, one list per field: what each
+    reading of a document (dicts here, structs in egf.typed_json) gives history_arrays_of."""
+
+    tournament_ids: list[str]
+    classes: list
+    entry_counts: list[int]  # players entered in each tournament
+    game_counts: list[int]
+    entry_ids: list[str]
+    grades: list[str]
+    ratings: list  # int, float or None (not stated)
+    highest: list  # str or None
+    whites: list[str]
+    blacks: list[str]
+    results: list  # int or float
+    stones: list[int]
 
 
 def arrays_from_json(items: Any) -> HistoryArrays | None:
@@ -59,7 +79,6 @@ def arrays_from_json(items: Any) -> HistoryArrays | None:
     dates = list(map(dict.get, items, repeat("date")))
     if not (
         _plain(tournament_ids, {str})
-        and "" not in tournament_ids
         and _plain(dates, {str, type(None)})
         and _plain(entry_ids, {str})
         and _plain(grades, {str})
@@ -68,52 +87,76 @@ def arrays_from_json(items: Any) -> HistoryArrays | None:
         and _plain(whites, {str})
         and _plain(blacks, {str})
         and _plain(results, {int, float})
-        and set(results) <= _RESULTS
         and _plain(stones, {int})
     ):
+        return None
+    return history_arrays_of(
+        ContractColumns(
+            tournament_ids=tournament_ids,
+            classes=classes,
+            entry_counts=list(map(len, player_lists)),
+            game_counts=list(map(len, game_lists)),
+            entry_ids=entry_ids,
+            grades=grades,
+            ratings=ratings,
+            highest=highest,
+            whites=whites,
+            blacks=blacks,
+            results=results,
+            stones=stones,
+        )
+    )
+
+
+def history_arrays_of(c: ContractColumns) -> HistoryArrays | None:
+    """HistoryArrays of a document's values, or None where the entry-by-entry reading must
+    decide (an empty id, a result other than 0, 0.5 and 1, a player entered twice in one
+    tournament, a game of somebody not entered, a negative handicap)."""
+    if "" in c.tournament_ids or not set(c.results) <= _RESULTS:
         return None
     # One look-up per entry: the first entry of its id. Players are numbered in the order of
     # their first entries, so a player's number is the rank of his first entry among them.
     first_of: dict[str, int] = {}
-    first = np.array(list(map(first_of.setdefault, entry_ids, count())), dtype=np.int64)
+    first = np.array(list(map(first_of.setdefault, c.entry_ids, count())), dtype=np.int64)
     if "" in first_of:
         return None
     entry_player = np.searchsorted(np.array(list(first_of.values()), dtype=np.int64), first)
-    entry_offsets, game_offsets = _offsets(player_lists), _offsets(game_lists)
+    entry_offsets, game_offsets = _offsets(c.entry_counts), _offsets(c.game_counts)
     if _entered_twice(entry_player, entry_offsets, len(first_of)):
         return None  # named by the entry-by-entry reading
     try:
         game_white, game_black = _game_numbers(
-            entry_ids, entry_player, whites, blacks, entry_offsets, game_offsets
+            c.entry_ids, entry_player, c.whites, c.blacks, entry_offsets, game_offsets
         )
     except KeyError:  # a game of somebody not entered there: named by the entry-by-entry reading
         return None
-    handicap = np.asarray(stones, dtype=float).reshape(len(stones))
+    handicap = np.asarray(c.stones, dtype=float).reshape(len(c.stones))
     if len(handicap) and handicap.min() < 0:
         return None
-    absent = ratings.count(None)
-    if absent:
+    ratings = c.ratings
+    if ratings.count(None):
         ratings = [_NAN if r is None else r for r in ratings]
+    highest = c.highest
     return HistoryArrays(
-        tournament_ids=tournament_ids,
-        tournament_classes=classes,
+        tournament_ids=c.tournament_ids,
+        tournament_classes=c.classes,
         player_ids=list(first_of),
         entry_offsets=entry_offsets,
         entry_player=entry_player,
-        entry_grade=grades,
+        entry_grade=c.grades,
         entry_highest_grade=highest if highest.count(None) != len(highest) else None,
         entry_rating=np.asarray(ratings, dtype=float).reshape(len(ratings)),
         game_offsets=game_offsets,
         game_white=game_white,
         game_black=game_black,
-        game_result=np.asarray(results, dtype=float).reshape(len(results)),
+        game_result=np.asarray(c.results, dtype=float).reshape(len(c.results)),
         game_handicap=handicap,
     )
 
 
-def _offsets(lists: list[list]) -> np.ndarray:
-    offsets = np.zeros(len(lists) + 1, dtype=np.int64)
-    np.cumsum(np.array(list(map(len, lists)), dtype=np.int64), out=offsets[1:])
+def _offsets(counts: list[int]) -> np.ndarray:
+    offsets = np.zeros(len(counts) + 1, dtype=np.int64)
+    np.cumsum(np.array(counts, dtype=np.int64), out=offsets[1:])
     return offsets
 
 
