@@ -1,0 +1,84 @@
+"""The indexes of the tables a rating run writes by the hundred thousand
+(federation.triggers.BULK_WRITTEN). Each index costs a run about a third of a second per 400,000
+rows (tests/benchmarks/bench_runs.py), so none may be redundant or lead with a key nobody looks
+rows up by; and every key the site does look rows up by alone (a page, a reference guard, the
+ORM's delete collector) leads one, or a page or a deletion scans the table.
+
+Found twice: (run) was a prefix of the unique (run, event, player) and (player) of (player, run);
+later the event had an index of its own beside that unique key, which led with the run.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.apps import apps
+from django.db import connection
+
+from federation.triggers import BULK_WRITTEN
+
+pytestmark = pytest.mark.django_db
+
+# Keys nothing looks rows up by alone, and why.
+NOT_LOOKED_UP_ALONE = {
+    ("ratings_eventrating", "run_id"): "a run is never deleted (the admin offers no deletion, "
+    "published runs are guarded; a discarded list keeps its run)",
+}
+
+
+def _model(table: str):
+    return next(m for m in apps.get_models() if m._meta.db_table == table)
+
+
+def _indexes(table: str) -> list[dict]:
+    with connection.cursor() as cursor:
+        found = connection.introspection.get_constraints(cursor, table)
+    return [
+        {"name": name, **info}
+        for name, info in found.items()
+        if info["index"] or info["unique"] or info["primary_key"]
+    ]
+
+
+@pytest.mark.parametrize("table", BULK_WRITTEN)
+def test_no_index_is_a_prefix_of_another(table):
+    """A non-unique index whose columns lead another index answers nothing the other does not,
+    and a run pays for both."""
+    indexes = _indexes(table)
+    assert len(indexes) >= 2  # the introspection found them
+    for index in indexes:
+        if index["unique"] or index["primary_key"]:
+            continue  # it says something of the rows: it is not there for look-ups alone
+        for other in indexes:
+            if other is index:
+                continue
+            lead = other["columns"][: len(index["columns"])]
+            assert lead != index["columns"], f"{index['name']} leads {other['name']}"
+
+
+@pytest.mark.parametrize("table", BULK_WRITTEN)
+def test_every_key_looked_up_leads_an_index(table):
+    leading = {index["columns"][0] for index in _indexes(table)}
+    for field in _model(table)._meta.local_concrete_fields:
+        if not field.many_to_one or (table, field.column) in NOT_LOOKED_UP_ALONE:
+            continue
+        assert field.column in leading, f"{table}.{field.column}: no index leads with it"
+
+
+@pytest.mark.parametrize("table", BULK_WRITTEN)
+def test_every_index_leads_with_a_key_looked_up(table):
+    """An index that leads with a key nobody looks rows up by alone serves only the look-ups
+    of its later columns, which an index leading with one of them serves as well."""
+    model = _model(table)
+    looked_up = {model._meta.pk.column} | {
+        f.column
+        for f in model._meta.local_concrete_fields
+        if f.many_to_one and (table, f.column) not in NOT_LOOKED_UP_ALONE
+    }
+    for index in _indexes(table):
+        assert index["columns"][0] in looked_up, f"{index['name']} leads with an unused key"
+
+
+def test_the_exceptions_name_real_keys():
+    for table, column in NOT_LOOKED_UP_ALONE:
+        fields = _model(table)._meta.local_concrete_fields
+        assert any(f.many_to_one and f.column == column for f in fields), (table, column)
