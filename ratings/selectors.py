@@ -392,7 +392,7 @@ def list_page(
     """
     if order_key is not None:
         return _cached_page(
-            entries(), sort, order_key, after=after, before=before, page=page, size=size
+            entries, sort, order_key, after=after, before=before, page=page, size=size
         )
     if sort in KEYSET_SORTS:
         return _keyset_page(rating_list_id, sort, after=after, before=before, size=size)
@@ -413,8 +413,11 @@ def list_page(
     )
 
 
-def _order_of(base, sort: str, order_key: str) -> tuple[array, array]:
-    """(entry ids, ranks), both in display order, cached for a day (the list never changes).
+def _order_of(
+    entries: Callable[[], QuerySet[RatingEntry]], sort: str, order_key: str
+) -> tuple[array, array]:
+    """(entry ids, ranks), both in display order, cached for a day (the list never changes);
+    the filtered queryset is built only when the order is not cached yet.
 
     Stored as packed 32-bit arrays (64-bit once ids outgrow them): 800 kB for a whole
     100,000-player list in a new order, a few kB for a typical filter.
@@ -422,7 +425,7 @@ def _order_of(base, sort: str, order_key: str) -> tuple[array, array]:
     key = f"ratings:order:{order_key}:{sort}"
     cached = cache.get(key)
     if cached is None:
-        rows = list(base.order_by(*SORTS[sort]).values_list("id", "rank"))
+        rows = list(entries().order_by(*SORTS[sort]).values_list("id", "rank"))
         code = "I" if not rows or max(r[0] for r in rows) < 2**32 else "Q"
         ids = array(code, (r[0] for r in rows))
         ranks = array("I", (r[1] or 0 for r in rows))
@@ -435,8 +438,8 @@ def _order_of(base, sort: str, order_key: str) -> tuple[array, array]:
     return ids, ranks
 
 
-def _cached_page(base, sort, order_key, *, after, before, page, size) -> ListPage:
-    ids, ranks = _order_of(base, sort, order_key)
+def _cached_page(entries, sort, order_key, *, after, before, page, size) -> ListPage:
+    ids, ranks = _order_of(entries, sort, order_key)
     n = len(ids)
     keyset = sort in KEYSET_SORTS
     if keyset:
@@ -453,9 +456,7 @@ def _cached_page(base, sort, order_key, *, after, before, page, size) -> ListPag
         start = (page - 1) * size
         if start and start >= n:
             raise Http404("no such page")
-    window = ids[start : start + size].tolist()
-    found = {r["id"]: r for r in RatingEntry.objects.filter(pk__in=window).values(*ENTRY_FIELDS)}
-    rows = [flat_row(found[i]) for i in window if i in found]
+    rows = _rows_by_id(ids[start : start + size].tolist())
     return ListPage(
         rows=rows,
         sort=sort,
@@ -515,6 +516,12 @@ _KEYSET_SQL = (
     "WHERE e.rating_list_id = %s AND e.listed {bound} ORDER BY e.rank {direction} LIMIT %s) e "
     f"JOIN {Player._meta.db_table} p ON p.id = e.player_id ORDER BY e.rank {{direction}}"
 )
+# A page of a filtered list's cached order: its entries by id, as one fixed statement too.
+_BY_ID_SQL = (
+    f"SELECT {', '.join(_column(f) for f in ENTRY_FIELDS)} "
+    f"FROM {RatingEntry._meta.db_table} e JOIN {Player._meta.db_table} p ON p.id = e.player_id "
+    "WHERE e.id IN ({ids})"
+)
 _BOOLEAN_FLAGS = ("provisional", "half_rating", "active")  # SQLite gives 0/1
 
 
@@ -525,9 +532,27 @@ def _keyset_rows(rating_list_id: int, bound, cursor, ascending: bool, size: int)
         bound=f"AND e.rank {bound} %s" if bound else "", direction="ASC" if ascending else "DESC"
     )
     params = [rating_list_id, *([cursor] if bound else []), size + 1]
+    return _flat_rows(_entry_rows(sql, params))
+
+
+def _rows_by_id(ids: list[int]) -> list[dict]:
+    """The flat rows of the entries `ids`, in that order (an id not found is left out)."""
+    if not ids:
+        return []
+    found = {
+        row[0]: row for row in _entry_rows(_BY_ID_SQL.format(ids=", ".join(["%s"] * len(ids))), ids)
+    }
+    return _flat_rows([found[i] for i in ids if i in found])
+
+
+def _entry_rows(sql: str, params: list) -> list[tuple]:
+    """The rows of a statement of ENTRY_FIELDS' columns."""
     with server_binding_cursor(connection) as db:  # prepared after a few pages (PostgreSQL)
         db.execute(sql, params)
-        found = db.fetchall()
+        return db.fetchall()
+
+
+def _flat_rows(found: list[tuple]) -> list[dict]:
     rows = [_flat_row(*values) for values in found]
     for row in rows:
         for name in _BOOLEAN_FLAGS:

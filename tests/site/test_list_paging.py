@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import re
+import uuid
 from datetime import date
 from urllib.parse import urlencode
 
@@ -290,6 +291,43 @@ def test_the_fixed_keyset_query_gives_the_orm_rows(big, ascending, size):
         got = selectors._keyset_rows(rating_list.pk, bound, cursor, ascending, size)
         assert got == expected, (bound, cursor)
         assert all(type(r["active"]) is bool for r in got)
+
+
+def test_the_fixed_by_id_query_gives_the_orm_rows(big):
+    """A filtered page's own SQL (selectors._rows_by_id) against the ORM: the same rows and
+    values (booleans as booleans), in the order asked, for every entry of the list (listed or
+    not), shuffled windows of it, and ids that are no entry."""
+    from ratings.models import RatingEntry
+
+    everything = RatingEntry.objects.filter(rating_list__federation__code="big")
+    by_orm = {r["id"]: selectors.flat_row(r) for r in everything.values(*selectors.ENTRY_FIELDS)}
+    ids = list(by_orm)
+    rng = random.Random(3)
+    windows = [ids, ids[::-1], ids[:1], [], [10**9, *ids[:3], 10**9 + 1]]
+    windows += [rng.sample(ids, k) for k in (2, 5, 17)]
+    for window in windows:
+        expected = [by_orm[i] for i in window if i in by_orm]
+        got = selectors._rows_by_id(window)
+        assert got == expected, window
+        assert all(type(r["active"]) is bool for r in got)
+
+
+def test_a_cached_order_does_not_build_the_filtered_queryset(big):
+    """Building the filtered queryset costs more than the page's query: only a cache miss
+    builds it."""
+    from ratings.models import RatingEntry
+
+    built = []
+
+    def entries():
+        built.append(1)
+        return RatingEntry.objects.filter(rating_list__federation__code="big", listed=True)
+
+    order_key = f"test-{uuid.uuid4()}"  # never cached before
+    first = selectors._order_of(entries, "name", order_key)
+    again = selectors._order_of(entries, "name", order_key)
+    assert first == again and len(first[0]) == len(big)
+    assert len(built) == 1
 
 
 def test_each_flat_row_key_comes_from_its_own_field():
