@@ -20,6 +20,7 @@ from ratings.engines.core import jsonio
 from ratings.engines.egf import contract, typed_json
 from tests.engines.test_egf_columns import history
 from tests.engines.test_iccf_columns import BROKEN, JSON_TEXTS
+from tests.engines.test_iccf_typed_json import NUMBER_TEXTS, _now_and_then
 
 
 def _by_dicts(raw: bytes) -> str:
@@ -29,24 +30,7 @@ def _by_dicts(raw: bytes) -> str:
         return f"{type(exc).__name__}: {exc}"
 
 
-# Numbers as another program might write them; each reads as the same or a nearby value.
-NUMBER_TEXTS = st.sampled_from(
-    [
-        lambda x: repr(float(x)),
-        lambda x: f"{x:.25f}",  # more digits than a float holds
-        lambda x: f"{x:.3e}",
-        lambda x: str(int(x)) if float(x).is_integer() else repr(x),
-        lambda x: "1" + "0" * 25,  # beyond 64 bits: the strict reader keeps it as an int
-        lambda x: "9" * 40,  # beyond what the strict reader accepts
-        lambda x: "-0",
-    ]
-)
 GRADES = st.sampled_from(["20k", "5k", "1k", "1d", "4d", "7d", "2p"])
-
-
-def _now_and_then(one_in: int) -> st.SearchStrategy[bool]:
-    """True one time in ``one_in`` (Hypothesis would draw the 0 of integers(0, n) far more)."""
-    return st.sampled_from([False] * (one_in - 1) + [True])
 
 
 @st.composite
