@@ -7,8 +7,9 @@ from datetime import date
 
 import pytest
 from django.conf import settings
+from django.db import transaction
 
-from ratings import live, services
+from ratings import live, live_triggers, services
 from ratings.explain import explain_live
 from ratings.models import (
     EventRating,
@@ -21,6 +22,7 @@ from ratings.models import (
     RatingPeriod,
     RatingRun,
 )
+from tests.site.factories import make_federation
 from tournaments.models import Event, EventStatus, Game
 
 pytestmark = pytest.mark.django_db
@@ -153,6 +155,41 @@ def test_results_of_the_next_window_are_live_from_the_new_list(iccf_world):
     base = {e.player_id: e for e in run.rating_list.entries.all()}
     assert moved[players[0].pk].rating > base[players[0].pk].rating  # he won
     assert moved[players[1].pk].rating < base[players[1].pk].rating
+
+
+def test_one_refresh_per_federation_and_transaction(
+    db, django_capture_on_commit_callbacks, monkeypatch
+):
+    """A refresh recomputes a federation from its newest list: several changes committed
+    together need one. A change in a savepoint that is rolled back takes its callback with it
+    and leaves the others to send the refresh."""
+    sent = []
+    monkeypatch.setattr(live_triggers.refresh_live_ratings, "delay", sent.append)
+    first, second = make_federation("one"), make_federation("two")
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        live_triggers._refresh_after_commit(first.pk)
+        with transaction.atomic():
+            live_triggers._refresh_after_commit(first.pk)
+            live_triggers._refresh_after_commit(second.pk)
+            transaction.set_rollback(True)
+        for federation in (first, second, first):
+            live_triggers._refresh_after_commit(federation.pk)
+    assert len(callbacks) == 4  # one per change that stands
+    assert sent == [first.pk, second.pk]
+
+
+def test_a_refresh_in_a_savepoint_rolled_back_leaves_the_others_to_send_it(
+    db, django_capture_on_commit_callbacks, monkeypatch
+):
+    sent = []
+    monkeypatch.setattr(live_triggers.refresh_live_ratings, "delay", sent.append)
+    federation = make_federation("one")
+    with django_capture_on_commit_callbacks(execute=True):
+        with transaction.atomic():
+            live_triggers._refresh_after_commit(federation.pk)
+            transaction.set_rollback(True)
+        live_triggers._refresh_after_commit(federation.pk)
+    assert sent == [federation.pk]
 
 
 def test_nightly_beat_refreshes_every_federation():

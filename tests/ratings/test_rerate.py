@@ -7,7 +7,7 @@ import pytest
 from django.core.management import call_command
 
 from federation.models import Federation
-from ratings import services
+from ratings import live_triggers, services
 from ratings.corrections import chain_review
 from ratings.models import ListStatus, RatingList, RatingPeriod
 from tests.ratings.conftest import seeded_and_rated_demo
@@ -118,6 +118,24 @@ def test_a_chain_reads_its_own_drafts_so_every_list_publishes(demo, system):
     assert review[0].rows and review[-1].rows  # the change runs through to the newest list
     lists = services.publish_chain(head_run_id=runs[0].pk)
     assert [rl.status for rl in lists] == [ListStatus.PUBLISHED] * len(runs)
+
+
+def test_a_chain_published_together_refreshes_the_live_ratings_once(
+    demo, django_capture_on_commit_callbacks, monkeypatch
+):
+    """Each published list asks for a refresh of the live ratings, which recomputes them from
+    the newest list: a chain published in one transaction sends one, not one per list."""
+    sent = []
+    monkeypatch.setattr(live_triggers.refresh_live_ratings, "delay", sent.append)
+    egf = Federation.objects.get(system="egf")
+    codes = sorted(_published(egf))
+    _flip_a_result(egf, codes[-3])
+    runs = services.rerate_from(federation=egf, period_code=codes[-3])
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        lists = services.publish_chain(head_run_id=runs[0].pk)
+    assert len(lists) == 3
+    assert len([c for c in callbacks if isinstance(c, live_triggers._Refresh)]) == 3
+    assert sent == [egf.pk]
 
 
 def test_the_review_shows_original_beside_revised(demo):
