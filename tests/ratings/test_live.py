@@ -181,6 +181,8 @@ def test_one_refresh_per_federation_and_transaction(
 def test_a_refresh_in_a_savepoint_rolled_back_leaves_the_others_to_send_it(
     db, django_capture_on_commit_callbacks, monkeypatch
 ):
+    """The first change of the transaction is undone with its savepoint: a later change of the
+    same federation must still send the refresh (a plain "already asked" mark would not)."""
     sent = []
     monkeypatch.setattr(live_triggers.refresh_live_ratings, "delay", sent.append)
     federation = make_federation("one")
