@@ -92,17 +92,21 @@ def test_columns_and_entries_agree(data):
     assert _outcome(contract.run_json, data) == _outcome(_through_dataclasses, data)
 
 
+# A history of the usual shape: one tournament, a rating given, a handicap game.
+USUAL = {
+    "tournaments": [
+        {
+            "id": "T1",
+            "class": "A",
+            "players": [{"id": "a", "grade": "3k"}, {"id": "b", "grade": "1d", "rating": 2150}],
+            "games": [{"white": "a", "black": "b", "result": 1, "handicap": 2}],
+        }
+    ]
+}
+
+
 def test_usual_shape_takes_the_column_path():
-    data = {
-        "tournaments": [
-            {
-                "id": "T1",
-                "class": "A",
-                "players": [{"id": "a", "grade": "3k"}, {"id": "b", "grade": "1d", "rating": 2150}],
-                "games": [{"white": "a", "black": "b", "result": 1, "handicap": 2}],
-            }
-        ]
-    }
+    data = USUAL
     arrays = columns.arrays_from_json(data["tournaments"])
     assert arrays is not None
     assert arrays.game_handicap.tolist() == [2.0]

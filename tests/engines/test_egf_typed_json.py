@@ -16,18 +16,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ratings.engines.__main__ import main
-from ratings.engines.core import jsonio
 from ratings.engines.egf import contract, typed_json
-from tests.engines.test_egf_columns import history
+from tests.engines.test_egf_columns import USUAL, history
 from tests.engines.test_iccf_columns import BROKEN, JSON_TEXTS
-from tests.engines.test_iccf_typed_json import NUMBER_TEXTS, _now_and_then
+from tests.engines.typed_reading import by_dicts, json_writer, now_and_then, typed_share
 
 
 def _by_dicts(raw: bytes) -> str:
-    try:
-        return contract.run_text(jsonio.loads(raw))
-    except Exception as exc:  # noqa: BLE001  the same error, whatever it is
-        return f"{type(exc).__name__}: {exc}"
+    return by_dicts(contract, raw)
 
 
 GRADES = st.sampled_from(["20k", "5k", "1k", "1d", "4d", "7d", "2p"])
@@ -37,7 +33,7 @@ GRADES = st.sampled_from(["20k", "5k", "1k", "1d", "4d", "7d", "2p"])
 def usual_history(draw) -> dict:
     """A history of the usual shape, now and then an odd one of the column tests (which alone
     would rarely be of the usual shape at all)."""
-    if draw(_now_and_then(5)):
+    if draw(now_and_then(5)):
         return draw(history())
     tournaments = []
     for t in range(draw(st.integers(1, 4))):
@@ -46,11 +42,11 @@ def usual_history(draw) -> dict:
         players = []
         for pid in ids:
             player = {"id": pid, "grade": draw(GRADES)}
-            if draw(_now_and_then(3)):
+            if draw(now_and_then(3)):
                 player["rating"] = draw(
                     st.one_of(st.none(), st.floats(100, 2800), st.integers(100, 2800))
                 )
-            if draw(_now_and_then(6)):
+            if draw(now_and_then(6)):
                 player["highest_grade"] = draw(st.one_of(st.none(), GRADES))
             players.append(player)
         games = []
@@ -77,27 +73,8 @@ def usual_history(draw) -> dict:
 def documents(draw) -> bytes:
     """A generated history written as JSON text, numbers and layout varied."""
     data = draw(usual_history())
-    write_number = draw(NUMBER_TEXTS)
-    rewrite = draw(_now_and_then(3))  # sometimes numbers written another way
-
-    def text(value) -> str:
-        if isinstance(value, dict):
-            items = list(value.items())
-            if draw(_now_and_then(15)):
-                items.reverse()
-            if items and draw(_now_and_then(60)):  # a key twice: the last one counts
-                items.insert(0, (items[-1][0], "earlier"))
-            if draw(_now_and_then(100)):  # a key the contract does not know
-                items.append(("note", draw(st.sampled_from([1, "x", None, 1.5]))))
-            inner = ", ".join(f"{json.dumps(k)}: {text(v)}" for k, v in items)
-            return "{" + inner + "}"
-        if isinstance(value, list):
-            return "[" + ",\n ".join(text(v) for v in value) + "]"
-        if rewrite and type(value) in (int, float) and draw(_now_and_then(4)):
-            return write_number(value)
-        return json.dumps(value)
-
-    if draw(_now_and_then(8)):
+    text = json_writer(draw, twice_one_in=60, unknown_one_in=100)
+    if draw(now_and_then(8)):
         data["params"] = draw(
             st.sampled_from(
                 [None, {}, {"epsilon": 0.02}, {"weight_before_cap": False}, {"x": 1}, [1]]
@@ -116,15 +93,7 @@ def test_typed_reading_gives_the_dict_readings_text_or_leaves_it(raw):
 
 def test_the_generated_documents_take_the_typed_reading_often():
     """Else the test above would compare little."""
-    taken = []
-
-    @settings(max_examples=200, deadline=None, database=None)
-    @given(documents())
-    def count(raw):
-        taken.append(contract.run_text_of_bytes(raw) is not None)
-
-    count()
-    assert 0.3 < sum(taken) / len(taken) < 0.95
+    assert 0.3 < typed_share(contract, documents()) < 0.95
 
 
 def _one(player: str = '{"id": "a", "grade": "1k"}', game: str = "", **tournament) -> str:
@@ -185,17 +154,7 @@ def test_a_usual_document_takes_the_typed_reading():
 def test_the_program_takes_the_typed_reading_for_a_mapped_file(tmp_path, capsys, monkeypatch):
     """A mapped file with params (their text refers to the mapping until it is read) gives
     what stdin gives, and what the dict reading gives."""
-    data = {
-        "tournaments": [
-            {
-                "id": "T1",
-                "class": "A",
-                "players": [{"id": "a", "grade": "3k"}, {"id": "b", "grade": "1d", "rating": 2150}],
-                "games": [{"white": "a", "black": "b", "result": 1, "handicap": 2}],
-            }
-        ],
-        "params": {"epsilon": 0.02},
-    }
+    data = {**USUAL, "params": {"epsilon": 0.02}}
     path = tmp_path / "input.json"
     path.write_text(json.dumps(data))
     assert contract.run_text_of_bytes(path.read_bytes()) is not None

@@ -17,42 +17,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ratings.engines.__main__ import main
-from ratings.engines.core import jsonio
 from ratings.engines.iccf import contract, typed_json
 from tests.engines.test_iccf_columns import BROKEN, JSON_TEXTS, period
+from tests.engines.typed_reading import by_dicts, json_writer, now_and_then, typed_share
 
 
 def _by_dicts(raw: bytes) -> str:
-    try:
-        return contract.run_text(jsonio.loads(raw))
-    except Exception as exc:  # noqa: BLE001  the same error, whatever it is
-        return f"{type(exc).__name__}: {exc}"
-
-
-# Numbers as another program might write them; each reads as the same or a nearby value.
-NUMBER_TEXTS = st.sampled_from(
-    [
-        lambda x: repr(float(x)),
-        lambda x: f"{x:.25f}",  # more digits than a float holds
-        lambda x: f"{x:.3e}",
-        lambda x: str(int(x)) if float(x).is_integer() else repr(x),
-        lambda x: "1" + "0" * 25,  # beyond 64 bits: the strict reader keeps it as an int
-        lambda x: "9" * 40,  # beyond what the strict reader accepts
-        lambda x: "-0",
-    ]
-)
-
-
-def _now_and_then(one_in: int) -> st.SearchStrategy[bool]:
-    """True one time in ``one_in`` (Hypothesis would draw the 0 of integers(0, n) far more)."""
-    return st.sampled_from([False] * (one_in - 1) + [True])
+    return by_dicts(contract, raw)
 
 
 @st.composite
 def usual_period(draw) -> dict:
     """A period of the usual shape, now and then with one entry of another (from the column
     tests' odd periods, which alone would rarely be of the usual shape at all)."""
-    if draw(_now_and_then(4)):
+    if draw(now_and_then(4)):
         return draw(period())
     count = draw(st.integers(2, 8))
     players = []
@@ -72,7 +50,7 @@ def usual_period(draw) -> dict:
         game = {"white": str(white), "black": str(black)}
         game["result"] = draw(st.sampled_from([1.0, 0.5, 0.0, 1, 0]))
         for side in ("white_start", "black_start"):
-            if draw(_now_and_then(4)):
+            if draw(now_and_then(4)):
                 game[side] = draw(st.one_of(st.none(), st.floats(1000, 2800)))
         games.append(game)
     data = {"players": players, "games": games}
@@ -91,29 +69,12 @@ def usual_period(draw) -> dict:
 def documents(draw) -> bytes:
     """A generated period written as JSON text, numbers and layout varied."""
     data = draw(usual_period())
-    write_number = draw(NUMBER_TEXTS)
-    rewrite = draw(_now_and_then(3))  # sometimes numbers written another way
-
-    def text(value) -> str:
-        if isinstance(value, dict):
-            items = list(value.items())
-            if draw(_now_and_then(15)):
-                items.reverse()
-            if items and draw(_now_and_then(30)):  # a key twice: the last one counts
-                items.insert(0, (items[-1][0], "earlier"))
-            inner = ", ".join(f"{json.dumps(k)}: {text(v)}" for k, v in items)
-            return "{" + inner + "}"
-        if isinstance(value, list):
-            return "[" + ",\n ".join(text(v) for v in value) + "]"
-        if rewrite and type(value) in (int, float) and draw(_now_and_then(4)):
-            return write_number(value)
-        return json.dumps(value)
-
-    if draw(_now_and_then(8)):
+    text = json_writer(draw, twice_one_in=30)
+    if draw(now_and_then(8)):
         data["params"] = draw(
             st.sampled_from([None, {}, {"c": 30}, {"rd_cap": None}, {"c": "9" * 40}, [1]])
         )
-    if draw(_now_and_then(10)):
+    if draw(now_and_then(10)):
         data["substitutions"] = None
     return text(data).encode()
 
@@ -128,15 +89,7 @@ def test_typed_reading_gives_the_dict_readings_text_or_leaves_it(raw):
 
 def test_the_generated_documents_take_the_typed_reading_often():
     """Else the test above would compare little."""
-    taken = []
-
-    @settings(max_examples=200, deadline=None, database=None)
-    @given(documents())
-    def count(raw):
-        taken.append(contract.run_text_of_bytes(raw) is not None)
-
-    count()
-    assert 0.3 < sum(taken) / len(taken) < 0.95
+    assert 0.3 < typed_share(contract, documents()) < 0.95
 
 
 @pytest.mark.parametrize(
