@@ -508,9 +508,10 @@ def _column(field: str) -> str:
 # ordered_rows gives them (tests/site/test_list_paging.py compares the two). The page's entries
 # are chosen first and joined to their players after: joined inside the LIMIT, PostgreSQL puts a
 # cache (Memoize) in front of the player lookups that never hits, one player per entry.
+_SELECTED = ", ".join(_column(f) for f in ENTRY_FIELDS)  # each fixed statement's columns
 _ENTRY_COLUMNS = [_column(f) for f in ENTRY_FIELDS if not f.startswith("player__")]
 _KEYSET_SQL = (
-    f"SELECT {', '.join(_column(f) for f in ENTRY_FIELDS)} "
+    f"SELECT {_SELECTED} "
     f"FROM (SELECT {', '.join(_ENTRY_COLUMNS)}, e.player_id "
     f"FROM {RatingEntry._meta.db_table} e "
     "WHERE e.rating_list_id = %s AND e.listed {bound} ORDER BY e.rank {direction} LIMIT %s) e "
@@ -518,7 +519,7 @@ _KEYSET_SQL = (
 )
 # A page of a filtered list's cached order: its entries by id, as one fixed statement too.
 _BY_ID_SQL = (
-    f"SELECT {', '.join(_column(f) for f in ENTRY_FIELDS)} "
+    f"SELECT {_SELECTED} "
     f"FROM {RatingEntry._meta.db_table} e JOIN {Player._meta.db_table} p ON p.id = e.player_id "
     "WHERE e.id IN ({ids})"
 )
