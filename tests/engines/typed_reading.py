@@ -68,10 +68,12 @@ def json_writer(draw, *, twice_one_in: int, unknown_one_in: int | None = None) -
 
 
 def typed_share(contract: ModuleType, documents: st.SearchStrategy[bytes]) -> float:
-    """The share of 200 generated documents the typed reading takes."""
+    """The share of 200 generated documents the typed reading takes. The same 200 each time:
+    drawn at random, the share spread over 0.29-0.67 in 25 draws of 200, so a bound on it
+    failed now and then for nothing."""
     taken = []
 
-    @settings(max_examples=200, deadline=None, database=None)
+    @settings(max_examples=200, deadline=None, database=None, derandomize=True)
     @given(documents)
     def count(raw):
         taken.append(contract.run_text_of_bytes(raw) is not None)
