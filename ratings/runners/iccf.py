@@ -34,6 +34,7 @@ INITIAL_RATING = 1800.0
 class GameSides(NamedTuple):
     """The period's games as columns, in no particular order (what _per_event_player reads)."""
 
+    game: np.ndarray  # the game's id
     event: np.ndarray
     white: np.ndarray
     black: np.ndarray
@@ -47,22 +48,25 @@ def _games_in_period(ctx: Context, event_ids) -> tuple[list, list[dict], GameSid
     games, late = [], []
     # the columns are taken while each row is at hand: a later pass over 200,000 rows would
     # read them back from memory (0.05 s a column)
-    event, white, black, white_score = array("q"), array("q"), array("q"), array("d")
+    game, event, white, black = array("q"), array("q"), array("q"), array("q")
+    white_score = array("d")
     assignments = {}  # many games share their dates: decide each pair of dates once
-    for game in played_games(event_ids, reported_on__gte=since, reported_on__lte=period.valid_from):
-        dates = (game[7], game[6])
+    for row in played_games(event_ids, reported_on__gte=since, reported_on__lte=period.valid_from):
+        dates = (row[7], row[6])
         assignment = assignments.get(dates)
         if assignment is None:
             assignment = assignments[dates] = iccf_period_for_report(dates[0], finished_on=dates[1])
         if assignment.period.code == period.code:
-            games.append(game)
-            event.append(game[1])
-            white.append(game[2])
-            black.append(game[3])
-            white_score.append(score_of(game[4]))
+            games.append(row)
+            game.append(row[0])
+            event.append(row[1])
+            white.append(row[2])
+            black.append(row[3])
+            white_score.append(score_of(row[4]))
             if assignment.late:
-                late.append({"game": game[0], "reason": assignment.reason})
-    sides = GameSides(*(np.frombuffer(c, c.typecode) for c in (event, white, black, white_score)))
+                late.append({"game": row[0], "reason": assignment.reason})
+    columns = (game, event, white, black, white_score)
+    sides = GameSides(*(np.frombuffer(c, c.typecode) for c in columns))
     return games, late, sides
 
 
@@ -78,16 +82,10 @@ def build(ctx: Context) -> Prepared:
     games, late, sides = _games_in_period(ctx, event_ids)
     games.sort(key=lambda g: g[0])
     base = base_entries(ctx.base_list, with_state=False)
-    game_ids = {g[0] for g in games}
-    substitutions = [
-        s
-        for s in Substitution.objects.filter(game__event_id__in=event_ids).values_list(
-            "game_id", "side", "replaces_id"
-        )
-        if s[0] in game_ids
-    ]
+    substitutions = _substitutions(event_ids, sides.game)
     played = np.unique(np.concatenate((sides.white, sides.black))).tolist()
     involved = set(played) | {s[2] for s in substitutions}
+    name_of = {pid: str(pid) for pid in involved}  # the contract names players by text
     # Rule 2.1a: a newcomer starts from his FIDE rating as verified against the FIDE list.
     checks = fide_checks(ctx.federation, involved, ctx.period.valid_from)
     fide = {pid: c.used for pid, c in checks.items() if c.used is not None}
@@ -101,12 +99,13 @@ def build(ctx: Context) -> Prepared:
         else:
             players.append({"id": str(pid), "unrated": True})
     start_ratings = _start_ratings(ctx, events, fide)
-    index_of = {}
-    engine_games = []
-    for index, g in enumerate(games):
+    code_of = {event.id: event.code for event in events}
+    index_of, engine_games, labels = {}, [], []
+    for index, g in enumerate(games):  # one pass: 200,000 rows no longer in the CPU's caches
         game_id, event_id, white, black, result = g[:5]
         index_of[game_id] = index
-        row = {"white": str(white), "black": str(black), "result": score_of(result)}
+        labels.append(game_label(code_of[event_id], game_id))
+        row = {"white": name_of[white], "black": name_of[black], "result": score_of(result)}
         starts = start_ratings.get(event_id)
         if starts is not None:
             for side, pid in (("white_start", white), ("black_start", black)):
@@ -122,7 +121,6 @@ def build(ctx: Context) -> Prepared:
             for game_id, side, replaces in sorted(substitutions)
         ],
     }
-    code_of = {event.id: event.code for event in events}
     return Prepared(
         engine_input,
         events,
@@ -135,8 +133,21 @@ def build(ctx: Context) -> Prepared:
             "substitutions": substitutions,
             "fide_checks": as_report(c for pid, c in checks.items() if pid not in base),
         },
-        labels={"games": [game_label(code_of[g[1]], g[0]) for g in games]},
+        labels={"games": labels},
     )
+
+
+def _substitutions(event_ids: list[int], period_games: np.ndarray) -> list[tuple]:
+    """Rule 6 substitutions in the period's games: (game id, side, replaced player id)."""
+    found = list(
+        Substitution.objects.filter(game__event_id__in=event_ids).values_list(
+            "game_id", "side", "replaces_id"
+        )
+    )
+    if not found:
+        return []
+    kept = np.isin(np.array([s[0] for s in found], np.int64), period_games)
+    return [s for s, keep in zip(found, kept.tolist(), strict=True) if keep]
 
 
 def _start_ratings(ctx: Context, events, fide: dict[int, int]) -> dict[int, dict[int, float]]:

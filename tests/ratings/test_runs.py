@@ -207,6 +207,19 @@ def test_rule_6_substitution_flows_into_the_engine(iccf_world):
     assert entries[original.pk].games == 2  # his game 4, and the substitute's loss
 
 
+def test_a_substitution_in_a_game_of_another_period_is_left_out(iccf_world):
+    """Only the substitutions of the games the period rates reach the engine."""
+    game = iccf_world["games"][2]
+    Substitution.objects.create(game=game, side="white", replaces=iccf_world["players"][5])
+    type(game).objects.filter(pk=game.pk).update(
+        reported_on=date(2030, 1, 1), finished_on=date(2030, 1, 1)
+    )  # reported in a later period: not this one's game
+    run = _run(iccf_world)
+    engine_input = _engine_input(run)
+    assert len(engine_input["games"]) == len(iccf_world["games"]) - 1
+    assert engine_input["substitutions"] == []
+
+
 def _engine_input(run):
     from ratings.runners import iccf as runner
     from ratings.runners.common import Context, base_list_for
