@@ -115,6 +115,34 @@ def string_texts(values: list[str]) -> list[str]:
     return list(map(encode_basestring, values))
 
 
+# Python writes a float's shortest digits positionally, as orjson does, for 1e-4 <= |x| < 1e16
+# (and for zero); outside, repr takes an exponent ("1e-05") where orjson may not ("0.00001").
+_POSITIONAL_FROM, _POSITIONAL_BELOW = 1e-4, 1e16
+
+
+def float_texts(values) -> list[str]:
+    """``dumps`` of each float of a NumPy array (repr; finite values, as dumps allows): orjson
+    writes those in the range where its text is repr's, three times faster than repr for the
+    millions of ratings of an EGF history; repr writes the rest."""
+    import numpy as np
+
+    values = np.ascontiguousarray(values, dtype=np.float64)
+    if not len(values):
+        return []
+    magnitude = np.abs(values)
+    usual = ((magnitude >= _POSITIONAL_FROM) & (magnitude < _POSITIONAL_BELOW)) | (values == 0)
+    if usual.all():
+        return _orjson_texts(values)
+    texts = np.array(list(map(float.__repr__, values.tolist())), dtype=object)
+    if usual.any():
+        texts[usual] = np.array(_orjson_texts(values[usual]), dtype=object)
+    return texts.tolist()
+
+
+def _orjson_texts(values) -> list[str]:
+    return orjson.dumps(values, option=orjson.OPT_SERIALIZE_NUMPY)[1:-1].decode().split(",")
+
+
 def require_object(value: Any, where: str) -> dict:
     if not isinstance(value, dict):
         raise EngineInputError(where, "must be an object")

@@ -227,7 +227,7 @@ def rated_to_text(rated: RatedHistory) -> str:
     ):
         return jsonio.dumps(rated_to_json(rated))
     names = jsonio.string_texts(a.player_ids)  # each player's id encoded once
-    after = list(map(float.__repr__, rated.after.tolist()))
+    after = jsonio.float_texts(rated.after)
     rows = list(
         map(
             _ENTRY_ROW.__mod__,
@@ -265,7 +265,7 @@ def _before_texts(
     fresh[reused] = False
     fresh = np.flatnonzero(fresh)
     texts = np.empty(n, dtype=object)
-    texts[fresh] = np.array(list(map(float.__repr__, before[fresh].tolist())), dtype=object)
+    texts[fresh] = np.array(jsonio.float_texts(before[fresh]), dtype=object)
     texts[reused] = np.array(
         list(map(after_texts.__getitem__, previous[reused].tolist())), dtype=object
     )
