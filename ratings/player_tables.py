@@ -13,9 +13,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from datetime import date
 from functools import lru_cache
+from html import escape as _escape
 
 from django.conf import settings
-from django.utils.formats import date_format, localize
+from django.utils.formats import date_format, get_format, localize
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext
@@ -30,6 +31,8 @@ def _text(value: object) -> str:
     """{{ value }}: localized, then escaped unless already safe."""
     if type(value) is int and not settings.USE_THOUSAND_SEPARATOR:
         return str(value)  # what localize() gives an int without grouping
+    if type(value) is str:  # localize() leaves a plain str alone; escape() is html.escape
+        return _escape(value)
     return str(conditional_escape(localize(value)))
 
 
@@ -73,6 +76,7 @@ def history_rows(
         "ratings:explain", "run", integer=True, federation=federation_code, player=player_id
     )
     explain = _label("explain")
+    separator = get_format("DECIMAL_SEPARATOR")  # once per table, not per row
     iso = _dates((h.valid_from for h in history), "Y-m-d")
     short = _dates((h.valid_from for h in history), "SHORT_DATE_FORMAT")
     out = []
@@ -81,12 +85,12 @@ def history_rows(
         marks = (" P" if h.provisional else "") + (" ½" if h.half_rating else "")
         rd = f'<td class="num">{_text("–" if h.published_rd is None else h.published_rd)}</td>'
         rank = _text("–" if h.rank is None else h.rank) if h.listed else "–"
-        change = change_cell(h.published_change, h.change)
+        change = change_cell(h.published_change, h.change, separator)
         if h.games and h.run_id:
-            url = conditional_escape(explain_url(h.run_id))
+            url = _escape(explain_url(h.run_id))
             change = f'<a href="{url}" title="{explain}">{change}</a>'
         out.append(
-            f'<tr><td><a href="{conditional_escape(list_url(h.period))}">{period}</a></td>'
+            f'<tr><td><a href="{_escape(list_url(h.period))}">{period}</a></td>'
             f'<td><time datetime="{iso[h.valid_from]}">{short[h.valid_from]}</time></td>'
             f'<td class="num">{_text(h.published_rating)}{marks}</td>'
             f"{rd if shows_rd else ''}"
@@ -107,11 +111,12 @@ def event_rows(
     together = _label("rated together with the period's other events: the period's change")
     shared = f' <abbr class="shared" title="{together}">{_label("period")}</abbr>'
     explain = _label("explain")
+    separator = get_format("DECIMAL_SEPARATOR")
     ended = _dates((e.event_end for e in events), "SHORT_DATE_FORMAT")
     out = []
     for e in events:
         out.append(
-            f'<tr><td><a href="{conditional_escape(event_url(e.event_code))}">'
+            f'<tr><td><a href="{_escape(event_url(e.event_code))}">'
             f"{_text(e.event_name)}</a></td><td>{ended[e.event_end]}</td>"
             f"<td>{_text(e.period)}</td>"
             f'<td class="num">{_text("–" if e.place is None else e.place)}</td>'
@@ -119,9 +124,9 @@ def event_rows(
             f'<td class="num">{_text("–" if e.score is None else e.score)}</td>'
             f'<td class="num">{_text(halfup(e.before))}</td>'
             f'<td class="num">{_text(halfup(e.after_event))}</td>'
-            f'<td class="num">{change_cell(e.change, e.change_unrounded)}'
+            f'<td class="num">{change_cell(e.change, e.change_unrounded, separator)}'
             f"{shared if e.shared else ''}</td>"
-            f'<td><a href="{conditional_escape(explain_url(e.run_id))}">{explain}</a></td></tr>'
+            f'<td><a href="{_escape(explain_url(e.run_id))}">{explain}</a></td></tr>'
         )
     return _rows(out)
 
@@ -137,7 +142,7 @@ def game_rows(games: Sequence[PlayerGame], *, federation_code: str) -> SafeStrin
     out = []
     for g in games:
         if g.opponent:
-            url = conditional_escape(player_url(g.opponent.federation_player_id))
+            url = _escape(player_url(g.opponent.federation_player_id))
             opponent = f'<a href="{url}">{_text(g.opponent.full_name)}</a>'
         else:
             opponent = free_round
@@ -151,7 +156,7 @@ def game_rows(games: Sequence[PlayerGame], *, federation_code: str) -> SafeStrin
             f"<td>{colours['white'] if g.colour == 'white' else colours['black']}</td>"
             f'<td class="num">{_text(g.handicap or "–")}</td>'
             f'<td class="{css}">{outcome}</td>'
-            f'<td><a href="{conditional_escape(event_url(g.event_code))}">'
+            f'<td><a href="{_escape(event_url(g.event_code))}">'
             f"{_text(g.event_name)}</a></td>"
             f'<td class="num">{_text(g.round)}</td></tr>'
         )
