@@ -98,10 +98,11 @@ def statement_checks_sql(name: str, table: str, guards: list[Guard]) -> list[str
     return [
         f"CREATE OR REPLACE FUNCTION {name}_fn() RETURNS trigger AS $$ "
         "DECLARE failed text; BEGIN "
-        f"IF EXISTS (SELECT 1 FROM {UNLOCK_TABLE}) THEN RETURN NULL; END IF; "
+        f"IF {_unlocked()} THEN "
         f"WITH keys AS MATERIALIZED (SELECT {listed}, GROUPING({listed}) AS key_set "
         f"FROM inserted_rows GROUP BY GROUPING SETS ({sets})) "
         f"SELECT CASE {cases} END INTO failed; "
+        "END IF; "
         "IF failed IS NOT NULL THEN "
         "RAISE EXCEPTION USING MESSAGE = failed, ERRCODE = 'integrity_constraint_violation'; "
         "END IF; RETURN NULL; END; $$ LANGUAGE plpgsql;",
@@ -165,11 +166,13 @@ def drop_sql(vendor: str, guard: Guard) -> list[str]:
     if vendor == "sqlite" and guard.operation != "TRUNCATE":
         return [f"DROP TRIGGER IF EXISTS {guard.name};"]
     if vendor == "postgresql":
-        return [
-            f"DROP TRIGGER IF EXISTS {guard.name} ON {guard.table};",
-            f"DROP FUNCTION IF EXISTS {guard.name}_fn();",
-        ]
+        return _drop_postgresql(guard.name, guard.table)
     return []
+
+
+def _drop_postgresql(name: str, table: str) -> list[str]:
+    """A PostgreSQL trigger and its function."""
+    return [f"DROP TRIGGER IF EXISTS {name} ON {table};", f"DROP FUNCTION IF EXISTS {name}_fn();"]
 
 
 _WORD = re.compile(r"\b[a-z][a-z0-9_]*\b")
@@ -206,8 +209,9 @@ def reinstall(connection, guards: list[Guard]) -> int:
             installed += 1
         for table in sorted(checked):
             name = checks_trigger_name(table)
-            cursor.execute(f"DROP TRIGGER IF EXISTS {name} ON {table};")
-            for sql in statement_checks_sql(name, table, checked[table]):
+            for sql in _drop_postgresql(name, table) + statement_checks_sql(
+                name, table, checked[table]
+            ):
                 cursor.execute(sql)
     return installed
 
@@ -244,9 +248,8 @@ def uninstall(schema_editor, guards: list[Guard]) -> None:
         for sql in drop_sql(vendor, guard):
             schema_editor.execute(sql)
         if is_statement_checked(vendor, guard):  # and the trigger reinstall joined it into
-            name = checks_trigger_name(guard.table)
-            schema_editor.execute(f"DROP TRIGGER IF EXISTS {name} ON {guard.table};")
-            schema_editor.execute(f"DROP FUNCTION IF EXISTS {name}_fn();")
+            for sql in _drop_postgresql(checks_trigger_name(guard.table), guard.table):
+                schema_editor.execute(sql)
 
 
 AUDIT_GUARDS = [

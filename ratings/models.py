@@ -402,7 +402,7 @@ class EventRating(FrozenWithRunMixin, ConstraintErrorsOnFields, models.Model):
     # Two indexes besides the key, no single-column ones: the unique (event, run, player) leads
     # with the event (its page, the guards, an event's ratings in a run) and the (player, run)
     # index with the player (his page, explanations). A run writes 400,000 rows and each index
-    # costs a third of a second of it; nothing but a run's deletion, which the admin does not
+    # adds 0.5-0.8 s to their insert; nothing but a run's deletion, which the admin does not
     # offer, looks rows up by run alone. The keys are checked by statement triggers, not
     # per-row constraints (federation.references).
     run = models.ForeignKey(

@@ -133,9 +133,10 @@ def float_texts(values) -> list[str]:
     usual = ((magnitude >= _POSITIONAL_FROM) & (magnitude < _POSITIONAL_BELOW)) | (values == 0)
     if usual.all():
         return _orjson_texts(values)
-    texts = np.array(list(map(float.__repr__, values.tolist())), dtype=object)
+    texts = np.empty(len(values), dtype=object)
+    texts[~usual] = list(map(float.__repr__, values[~usual].tolist()))
     if usual.any():
-        texts[usual] = np.array(_orjson_texts(values[usual]), dtype=object)
+        texts[usual] = _orjson_texts(values[usual])
     return texts.tolist()
 
 
