@@ -15,7 +15,7 @@ from ratings.engines.core.errors import EngineInputError
 from ratings.engines.core.version import installed_engine_version
 from ratings.models import RatingRun, RunRecord
 from ratings.run_files import files_of
-from ratings.runners.common import Context
+from ratings.runners.common import Context, Prepared
 
 
 class NothingToReplay(Exception):
@@ -80,17 +80,17 @@ class DatabaseCheck:
     changes: list[provenance.InputChange]  # what differs, named by the labelled rows
 
 
-def input_now(run: RatingRun) -> tuple[dict, dict]:
+def input_now(run: RatingRun) -> Prepared:
     """The run's engine input as its runner builds it from today's database, with the run's base
-    list and parameters, and the labels of that input."""
+    list and parameters (and the labels of that input)."""
     ctx = Context(run.federation, run.period, run.rating_list.previous, dict(run.params or {}))
-    prepared = systems.get(run.engine).runner.build(ctx)
-    return prepared.engine_input, prepared.labels
+    return systems.get(run.engine).runner.build(ctx)
 
 
 def compare_with_database(run: RatingRun) -> DatabaseCheck:
-    current, current_labels = input_now(run)
-    digest = provenance.digest(provenance.canonical_bytes(current))
+    prepared = input_now(run)
+    current, current_labels = prepared.engine_input, prepared.labels
+    digest = provenance.digest(prepared.input_bytes())
     unchanged = digest == run.input_digest if run.input_digest else None
     record = RunRecord.objects.filter(run=run).first()
     if record is None:

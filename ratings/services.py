@@ -214,7 +214,7 @@ def compute_period(federation: Federation, period: RatingPeriod, base_list=_BASE
     ctx, prepared = prepare_input(federation, period, base_list)
     stages["read"] = time.perf_counter() - started
     mark = time.perf_counter()
-    output = system.engine.run_json(prepared.engine_input)  # the CLI's contract: replayable
+    output = system.engine.run_json(prepared.built_input)  # the CLI's contract: replayable
     stages["compute"] = time.perf_counter() - mark
     mark = time.perf_counter()
     outcome = system.runner.interpret(prepared, output)
@@ -321,7 +321,7 @@ _RUN_RESULT_FIELDS = [
 def _record(run: RatingRun, prepared: Prepared, output) -> tuple[RunRecord, str]:
     """The run's engine input and output as it stores them (ratings/provenance.py), and the
     input's digest."""
-    engine_input = provenance.canonical_bytes(prepared.engine_input)
+    engine_input = prepared.input_bytes()
     engine_output = provenance.engine_output_bytes(output)
     record = RunRecord(
         run=run,
@@ -447,7 +447,7 @@ def stale_reason(rating_list: RatingList) -> str | None:
             f"{rating_list.federation.system}. Re-run {rating_list.period.code}."
         )
     _ctx, prepared = prepare_input(rating_list.federation, rating_list.period)
-    if provenance.digest(provenance.canonical_bytes(prepared.engine_input)) == run.input_digest:
+    if provenance.digest(prepared.input_bytes()) == run.input_digest:
         return None
     edits = list(
         InputEdit.objects.filter(

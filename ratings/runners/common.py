@@ -6,12 +6,14 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import date
-from typing import NamedTuple
+from functools import cached_property
+from typing import Any, NamedTuple
 
-from django.db.models import Q
+from django.db.models import Case, FloatField, Q, Value, When
 from django.utils import timezone
 
 from federation.models import Federation
+from ratings import provenance
 from ratings.models import ListStatus, RatingEntry, RatingList, RatingPeriod
 from ratings.run_rows import EntryRow, EventRatingColumns, EventRatingRow, NormRow
 from tournaments.acceptability_report import events_for_rating
@@ -28,13 +30,29 @@ class Context:
 
 @dataclass
 class Prepared:
-    engine_input: dict
+    # What the runner built for the engine: the JSON contract's document, or the document held
+    # as columns (ratings.engines.iccf.input_columns), which the engine rates and which writes
+    # the document's canonical bytes without a dict per game.
+    built_input: Any
     events: list[Event]
     excluded: list[dict]
     extra: dict = field(default_factory=dict)
     # The database rows behind the input's list items, by the path of the list
     # ({"games": ["event E, game 12", ...]}): how "changed since the run" is told in words.
     labels: dict[str, list[str]] = field(default_factory=dict)
+
+    @cached_property
+    def engine_input(self) -> dict:
+        """The engine input as the JSON contract's document (made once from columns)."""
+        built = self.built_input
+        return built if isinstance(built, dict) else built.to_json()
+
+    def input_bytes(self) -> bytes:
+        """The input as the run stores and digests it (provenance.canonical_bytes)."""
+        built = self.built_input
+        if isinstance(built, dict):
+            return provenance.canonical_bytes(built)
+        return built.canonical_bytes()
 
 
 @dataclass
@@ -139,9 +157,22 @@ def split_events(federation: Federation, events_in_window) -> tuple[list[Event],
     return included, excluded
 
 
+def played_game_rows(event_ids, **filters):
+    """The played games (not byes or forfeits) of these events."""
+    return Game.objects.filter(event_id__in=event_ids, result__in=list(PLAYED_RESULTS), **filters)
+
+
+def white_score():
+    """White's score of a played game in SQL: score_of in the database."""
+    return Case(
+        *(When(result=result, then=Value(score)) for result, score in PLAYED_RESULTS.items()),
+        output_field=FloatField(),
+    )
+
+
 def played_games(event_ids, **filters):
     return (
-        Game.objects.filter(event_id__in=event_ids, result__in=list(PLAYED_RESULTS), **filters)
+        played_game_rows(event_ids, **filters)
         .order_by("finished_on", "id")
         .values_list(
             "id",

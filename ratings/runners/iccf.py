@@ -4,13 +4,14 @@ started; rule 6 substitutions are passed through to the engine."""
 
 from __future__ import annotations
 
-from array import array
 from bisect import bisect_right
 from typing import NamedTuple
 
 import numpy as np
 
+from ratings.column_read import NULL_DAY, day_of, read_columns
 from ratings.engines.core.months import add_months
+from ratings.engines.iccf.input_columns import InputColumns
 from ratings.fide_checks import as_report, fide_checks
 from ratings.models import RatingEntry, RatingPeriod
 from ratings.periods import iccf_period_for_report
@@ -21,10 +22,10 @@ from ratings.runners.common import (
     Prepared,
     base_entries,
     game_label,
-    played_games,
+    played_game_rows,
     published_lists,
-    score_of,
     split_events,
+    white_score,
 )
 from tournaments.models import Event, Substitution
 
@@ -32,7 +33,7 @@ INITIAL_RATING = 1800.0
 
 
 class GameSides(NamedTuple):
-    """The period's games as columns, in no particular order (what _per_event_player reads)."""
+    """The period's games as columns, in the order of their ids (the engine input's order)."""
 
     game: np.ndarray  # the game's id
     event: np.ndarray
@@ -41,33 +42,53 @@ class GameSides(NamedTuple):
     white_score: np.ndarray
 
 
-def _games_in_period(ctx: Context, event_ids) -> tuple[list, list[dict], GameSides]:
+_GAME_COLUMNS = {
+    "id": "int",
+    "event_id": "int",
+    "white_id": "int",
+    "black_id": "int",
+    "white_score": "float",
+    "finished_on": "day",
+    "reported_on": "day",
+}
+
+
+def _games_in_period(ctx: Context, event_ids) -> tuple[GameSides, list[dict]]:
+    """The games rated in the period (rules 3/4: reported in time for its list, or late ones
+    rolling over), and the late ones with the reason, in the order they finished."""
     period: RatingPeriod = ctx.period
     # Late results of up to a year ago may roll into this period.
     since = add_months(period.starts_on, -12)
-    games, late = [], []
-    # the columns are taken while each row is at hand: a later pass over 200,000 rows would
-    # read them back from memory (0.05 s a column)
-    game, event, white, black = array("q"), array("q"), array("q"), array("q")
-    white_score = array("d")
-    assignments = {}  # many games share their dates: decide each pair of dates once
-    for row in played_games(event_ids, reported_on__gte=since, reported_on__lte=period.valid_from):
-        dates = (row[7], row[6])
-        assignment = assignments.get(dates)
-        if assignment is None:
-            assignment = assignments[dates] = iccf_period_for_report(dates[0], finished_on=dates[1])
-        if assignment.period.code == period.code:
-            games.append(row)
-            game.append(row[0])
-            event.append(row[1])
-            white.append(row[2])
-            black.append(row[3])
-            white_score.append(score_of(row[4]))
-            if assignment.late:
-                late.append({"game": row[0], "reason": assignment.reason})
-    columns = (game, event, white, black, white_score)
-    sides = GameSides(*(np.frombuffer(c, c.typecode) for c in columns))
-    return games, late, sides
+    found = read_columns(
+        played_game_rows(
+            event_ids, reported_on__gte=since, reported_on__lte=period.valid_from
+        ).annotate(white_score=white_score()),
+        _GAME_COLUMNS,
+    )
+    finished, reported = found["finished_on"], found["reported_on"]
+    # many games share their dates: each pair of dates is decided once
+    pairs = (finished.astype(np.int64) << 32) | (reported.astype(np.int64) & 0xFFFFFFFF)
+    _, first, slot = np.unique(pairs, return_index=True, return_inverse=True)
+    assignments = [
+        iccf_period_for_report(day_of(r), finished_on=day_of(f))
+        for f, r in zip(finished[first].tolist(), reported[first].tolist(), strict=True)
+    ]
+    counted = np.array([a.period.code == period.code for a in assignments], dtype=bool)[slot]
+    rolled = np.array([a.late for a in assignments], dtype=bool)[slot] & counted
+    kept = np.flatnonzero(counted)
+    kept = kept[np.argsort(found["id"][kept])]
+    names = ("id", "event_id", "white_id", "black_id", "white_score")
+    sides = GameSides(*(found[name][kept] for name in names))
+    late = np.flatnonzero(rolled)
+    # as the database orders (finished_on, id): a game with no finishing date last
+    finished_order = np.where(finished == NULL_DAY, np.iinfo(np.int32).max, finished)
+    late = late[np.lexsort((found["id"][late], finished_order[late]))]
+    reasons = [assignment.reason for assignment in assignments]
+    late_results = [
+        {"game": game, "reason": reasons[at]}
+        for game, at in zip(found["id"][late].tolist(), slot[late].tolist(), strict=True)
+    ]
+    return sides, late_results
 
 
 def build(ctx: Context) -> Prepared:
@@ -79,54 +100,49 @@ def build(ctx: Context) -> Prepared:
     )
     events, excluded = split_events(ctx.federation, window.order_by("start", "code"))
     event_ids = [e.id for e in events]
-    games, late, sides = _games_in_period(ctx, event_ids)
-    games.sort(key=lambda g: g[0])
+    sides, late = _games_in_period(ctx, event_ids)
     base = base_entries(ctx.base_list, with_state=False)
     substitutions = _substitutions(event_ids, sides.game)
     played = np.unique(np.concatenate((sides.white, sides.black))).tolist()
     involved = set(played) | {s[2] for s in substitutions}
-    name_of = {pid: str(pid) for pid in involved}  # the contract names players by text
     # Rule 2.1a: a newcomer starts from his FIDE rating as verified against the FIDE list.
     checks = fide_checks(ctx.federation, involved, ctx.period.valid_from)
     fide = {pid: c.used for pid, c in checks.items() if c.used is not None}
-    players = []
-    for pid in sorted(set(base) | involved):
-        entry = base.get(pid)
-        if entry is not None:
-            players.append({"id": str(pid), "rating": entry.rating, "rd": entry.rd})
-        elif pid in fide:  # a newcomer starts from his declared FIDE rating (RD 150)
-            players.append({"id": str(pid), "unrated": True, "fide": float(fide[pid])})
-        else:
-            players.append({"id": str(pid), "unrated": True})
-    start_ratings = _start_ratings(ctx, events, fide)
+    player_ids = np.array(sorted(set(base) | involved), dtype=np.int64)
+    entries = [base.get(pid) for pid in player_ids.tolist()]
+    declared = np.array([float(fide.get(pid, np.nan)) for pid in player_ids.tolist()])
+    unrated = np.array([entry is None for entry in entries], dtype=bool)
+    white = np.searchsorted(player_ids, sides.white)
+    black = np.searchsorted(player_ids, sides.black)
+    white_start, black_start = _start_ratings(ctx, events, sides, (white, black), declared)
     code_of = {event.id: event.code for event in events}
-    index_of, engine_games, labels = {}, [], []
-    for index, g in enumerate(games):  # one pass: 200,000 rows no longer in the CPU's caches
-        game_id, event_id, white, black, result = g[:5]
-        index_of[game_id] = index
-        labels.append(game_label(code_of[event_id], game_id))
-        row = {"white": name_of[white], "black": name_of[black], "result": score_of(result)}
-        starts = start_ratings.get(event_id)
-        if starts is not None:
-            for side, pid in (("white_start", white), ("black_start", black)):
-                # Unrated when the tournament started: his initial rating is his start rating.
-                row[side] = starts.get(pid, float(fide.get(pid, INITIAL_RATING)))
-        engine_games.append(row)
-    engine_input = {
-        "params": ctx.params,
-        "players": players,
-        "games": engine_games,
-        "substitutions": [
+    index_of = dict(zip(sides.game.tolist(), range(len(sides.game)), strict=True))
+    engine_input = InputColumns(
+        params=ctx.params,
+        ids=tuple(map(str, player_ids.tolist())),  # the contract names players by text
+        unrated=unrated,
+        rating=np.array([np.nan if e is None else e.rating for e in entries], dtype=np.float64),
+        rd=np.array([np.nan if e is None or e.rd is None else e.rd for e in entries]),
+        # a newcomer starts from his declared FIDE rating (RD 150)
+        fide=np.where(unrated, declared, np.nan),
+        white=white,
+        black=black,
+        result=sides.white_score,
+        white_start=white_start,
+        black_start=black_start,
+        substitutions=[
             {"game": index_of[game_id], "side": side, "replaces": str(replaces)}
             for game_id, side, replaces in sorted(substitutions)
         ],
-    }
+    )
+    labels = list(
+        map(game_label, map(code_of.__getitem__, sides.event.tolist()), sides.game.tolist())
+    )
     return Prepared(
         engine_input,
         events,
         excluded,
         extra={
-            "games": games,
             "sides": sides,
             "base": base,
             "late": late,
@@ -150,25 +166,37 @@ def _substitutions(event_ids: list[int], period_games: np.ndarray) -> list[tuple
     return [s for s, keep in zip(found, kept.tolist(), strict=True) if keep]
 
 
-def _start_ratings(ctx: Context, events, fide: dict[int, int]) -> dict[int, dict[int, float]]:
-    """Rule 1.4: each player's rating on the list valid when the tournament started."""
+def _start_ratings(
+    ctx: Context, events, sides: GameSides, at: tuple[np.ndarray, np.ndarray], declared
+) -> tuple[np.ndarray, np.ndarray]:
+    """Rule 1.4: White's and Black's rating on the list valid when each game's tournament
+    started (NaN: it started before any published list). A player not on that list was unrated
+    then: his initial rating is his start rating (his declared FIDE rating, or 1800).
+    ``at``: each side's index in the players, whose ``declared`` FIDE ratings are given."""
     lists = published_lists(ctx.federation)
     valid_dates = [valid_from for valid_from, _ in lists]
-    ratings_of: dict[int, dict[int, float]] = {}
-    result = {}
+    list_of_event = {}
     for event in events:
         position = bisect_right(valid_dates, event.start)
-        if position == 0:
-            continue
-        list_id = lists[position - 1][1]
-        if list_id not in ratings_of:
-            ratings_of[list_id] = dict(
-                RatingEntry.objects.filter(rating_list_id=list_id).values_list(
-                    "player_id", "rating"
-                )
-            )
-        result[event.id] = ratings_of[list_id]
-    return result
+        if position:
+            list_of_event[event.id] = lists[position - 1][1]
+    starts = (np.full(len(sides.game), np.nan), np.full(len(sides.game), np.nan))
+    if not list_of_event:
+        return starts
+    initial = np.where(np.isnan(declared), INITIAL_RATING, declared)
+    list_of_game = np.array([list_of_event.get(e, -1) for e in sides.event.tolist()])
+    for list_id in np.unique(list_of_game[list_of_game >= 0]).tolist():
+        rows = np.flatnonzero(list_of_game == list_id)
+        on_list = read_columns(
+            RatingEntry.objects.filter(rating_list_id=list_id),
+            {"player_id": "int", "rating": "float"},
+        )
+        order = np.argsort(on_list["player_id"])
+        listed, rating = on_list["player_id"][order], on_list["rating"][order]
+        for players, index, start in zip((sides.white, sides.black), at, starts, strict=True):
+            found, position = _positions_sorted(listed, players[rows])
+            start[rows] = np.where(found, rating[position], initial[index[rows]])
+    return starts
 
 
 def _per_event_player(sides: GameSides) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -244,6 +272,14 @@ def _event_ratings(prepared: Prepared, rated: np.ndarray, after, after_rd) -> Ev
         after_rd=np.array(after_rd, np.float64)[at],
         score=score[found],
     )
+
+
+def _positions_sorted(ids: np.ndarray, wanted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """_positions of ids already sorted."""
+    if len(ids) == 0:
+        return np.zeros(len(wanted), dtype=bool), np.zeros(len(wanted), dtype=np.int64)
+    index = np.minimum(np.searchsorted(ids, wanted), len(ids) - 1)
+    return ids[index] == wanted, index
 
 
 def _positions(ids: np.ndarray, wanted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

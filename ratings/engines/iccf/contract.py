@@ -13,6 +13,7 @@ from ratings.engines.core import jsonio
 from ratings.engines.core.errors import EngineInputError
 from ratings.engines.core.rounding import half_up_ints
 from ratings.engines.iccf import typed_json
+from ratings.engines.iccf.input_columns import InputColumns
 from ratings.engines.iccf.rate import (
     _number,
     _plain,
@@ -128,8 +129,10 @@ def _result_to_json(result: PlayerResult) -> dict:
 def run_json(data: Any) -> dict:
     """The period's results. Entries of the usual shape are read column by column straight into
     arrays; any other input is read entry by entry, which names the first bad entry. Both give
-    the same output, or the same error, for every input (tests/engines/test_iccf_columns.py)."""
-    rated = _rate(data)
+    the same output, or the same error, for every input (tests/engines/test_iccf_columns.py).
+    ``data`` may also be the document held as columns (InputColumns, what a rating run builds):
+    the same output or error as for its ``to_json()`` (tests/engines/test_iccf_input_columns.py)."""
+    rated = _rate_columns(data) if isinstance(data, InputColumns) else _rate(data)
     return rated if isinstance(rated, dict) else _outcome_to_json(*rated)
 
 
@@ -160,6 +163,19 @@ def run_text_of_bytes(raw: bytes | memoryview, keep: list | None = None) -> str 
     except EngineInputError:
         return None
     return _outcome_text(arrays.ids, rate_arrays(arrays, params))
+
+
+def _rate_columns(data: InputColumns) -> dict | tuple[tuple[str, ...], PeriodOutcome]:
+    """``_rate(data.to_json())`` without a dict per game when the columns pass the bulk checks;
+    otherwise the dicts are read, which decides or names the first bad entry."""
+    arrays = data.period_arrays()
+    if arrays is None:
+        return _rate(data.to_json())
+    params = _params_from_json(data.params)  # first, as _rate reads it
+    if not _bulk_substitutions(arrays, data.substitutions):
+        return _rate(data.to_json())
+    validate_params(params)
+    return arrays.ids, rate_arrays(arrays, params)
 
 
 def _rate(data: Any) -> dict | tuple[tuple[str, ...], PeriodOutcome]:
