@@ -33,8 +33,11 @@ def canonical_bytes(data: Any) -> bytes:
 
 
 def engine_output_bytes(output: Any) -> bytes:
-    """The engine's output exactly as its command line prints it (less the final newline)."""
-    return jsonio.dumps(output).encode()
+    """The engine's output exactly as its command line prints it (less the final newline); an
+    output held as columns (an engine's RatedColumns) writes that text itself."""
+    if isinstance(output, dict | list):
+        return jsonio.dumps(output).encode()
+    return output.text().encode()
 
 
 def digest(raw: bytes) -> str:

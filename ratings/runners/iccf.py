@@ -11,6 +11,8 @@ import numpy as np
 
 from ratings.column_read import NULL_DAY, day_of, read_columns
 from ratings.engines.core.months import add_months
+from ratings.engines.core.rounding import half_up_ints
+from ratings.engines.iccf.contract import RatedColumns
 from ratings.engines.iccf.input_columns import InputColumns
 from ratings.fide_checks import as_report, fide_checks
 from ratings.models import RatingEntry, RatingPeriod
@@ -144,6 +146,7 @@ def build(ctx: Context) -> Prepared:
         excluded,
         extra={
             "sides": sides,
+            "player_ids": player_ids,  # the input's players, by index
             "base": base,
             "late": late,
             "substitutions": substitutions,
@@ -199,48 +202,84 @@ def _start_ratings(
     return starts
 
 
-def _per_event_player(sides: GameSides) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """(event id, player id, games, score) of every player at every event of the period, in
-    (event, player) order: one array pass over both sides of every game. The games themselves
-    are not stored again: they are in the run's stored input (explain reads them there)."""
-    if not len(sides.event):
+def _per_event_player(
+    event: np.ndarray, white: np.ndarray, black: np.ndarray, white_score: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(event id, player, games, score) of every player at every event of the period, in
+    (event, player) order, the players given by their index in the engine input (sorted by id):
+    one array pass over both sides of every game. The games themselves are not stored again:
+    they are in the run's stored input (explain reads them there)."""
+    if not len(event):
         empty = np.zeros(0, dtype=np.int64)
         return empty, empty, empty, np.zeros(0)
-    event = sides.event
-    # one int64 key per (event, player): ids are database keys, far below 2**31
-    pairs = (np.concatenate((event, event)) << 32) | np.concatenate((sides.white, sides.black))
-    scores = np.concatenate((sides.white_score, 1.0 - sides.white_score))
+    # one int64 key per (event, player): event ids are database keys, far below 2**31
+    pairs = (np.concatenate((event, event)) << 32) | np.concatenate((white, black))
+    scores = np.concatenate((white_score, 1.0 - white_score))
     keys, slot, counts = np.unique(pairs, return_inverse=True, return_counts=True)
     # scores are 0, 0.5 and 1: every partial sum is exact, so the order of adding is irrelevant
     totals = np.bincount(slot, weights=scores, minlength=len(keys))
     return keys >> 32, keys & 0xFFFFFFFF, counts, totals
 
 
-def interpret(prepared: Prepared, output: dict) -> Outcome:
-    base = prepared.extra["base"]
-    entries, rated, after, after_rd = [], [], [], []
+class Rated(NamedTuple):
+    """The engine's output per player of its input, in the input's order."""
+
+    rated: np.ndarray  # False: still unrated, not listed
+    rating: np.ndarray
+    rd: np.ndarray
+    games: np.ndarray
+
+
+def _rated(output: dict | RatedColumns, ids: tuple[str, ...]) -> Rated:
+    if isinstance(output, RatedColumns):
+        out = output.outcome
+        return Rated(out.rated, out.rating, out.rd, out.games)
+    # the output as a document (an input the engine read entry by entry)
+    at = {pid: i for i, pid in enumerate(ids)}
+    rated = Rated(
+        np.zeros(len(ids), bool),
+        np.full(len(ids), np.nan),
+        np.full(len(ids), np.nan),
+        np.zeros(len(ids), np.int64),
+    )
     for row in output["players"]:
-        if row.get("unrated"):
-            continue
-        pid = int(row["id"])
-        rated.append(pid)
-        after.append(row["rating"])
-        after_rd.append(row["rd"])
-        entry = base.get(pid)
-        entries.append(
-            EntryRow(
-                player_id=pid,
-                rating=row["rating"],
-                rd=row["rd"],
-                published_rating=row["published_rating"],
-                published_rd=row["published_rd"],
-                games=row["games"],
-                total_games=(entry.total_games if entry else 0) + row["games"],
-            )
+        i = at[row["id"]]
+        rated.games[i] = row["games"]
+        if not row.get("unrated"):
+            rated.rated[i], rated.rating[i], rated.rd[i] = True, row["rating"], row["rd"]
+    return rated
+
+
+def interpret(prepared: Prepared, output: dict | RatedColumns) -> Outcome:
+    columns: InputColumns = prepared.built_input
+    player_ids = prepared.extra["player_ids"]
+    rated = _rated(output, columns.ids)
+    listed = np.flatnonzero(rated.rated)
+    base = prepared.extra["base"]
+    entries = [
+        EntryRow(
+            player_id=pid,
+            rating=rating,
+            rd=rd,
+            published_rating=published_rating,
+            published_rd=published_rd,
+            games=games,
+            total_games=(entry.total_games if entry else 0) + games,
         )
+        for pid, rating, rd, published_rating, published_rd, games, entry in zip(
+            player_ids[listed].tolist(),
+            rated.rating[listed].tolist(),
+            rated.rd[listed].tolist(),
+            half_up_ints(rated.rating[listed]),
+            half_up_ints(rated.rd[listed]),
+            rated.games[listed].tolist(),
+            map(base.get, player_ids[listed].tolist()),
+            strict=True,
+        )
+    ]
     return Outcome(
         entries,
-        _event_ratings(prepared, np.array(rated, np.int64), after, after_rd),
+        _event_ratings(prepared, rated),
         report={
             "late_results": prepared.extra["late"][:200],
             "late_count": len(prepared.extra["late"]),
@@ -249,43 +288,33 @@ def interpret(prepared: Prepared, output: dict) -> Outcome:
     )
 
 
-def _event_ratings(prepared: Prepared, rated: np.ndarray, after, after_rd) -> EventRatingColumns:
+def _event_ratings(prepared: Prepared, rated: Rated) -> EventRatingColumns:
     """Each rated player's rating before and after at every event he played in the period: the
-    per-(event, player) columns joined to the ratings by player id (sorted arrays, no loop)."""
-    event_id, player_id, games, score = _per_event_player(prepared.extra["sides"])
-    found, at = _positions(rated, player_id)
-    player_id, at = player_id[found], at[found]
-    base = prepared.extra["base"]
-    base_ids = np.fromiter(base, np.int64, len(base))
-    known, at_base = _positions(base_ids, player_id)
-    before = np.array([e.rating for e in base.values()] + [np.nan], np.float64)
-    before_rd = np.array([np.nan if e.rd is None else e.rd for e in base.values()] + [np.nan])
-    missing = len(base)  # the NaN at the end: no rating before the period
-    at_base = np.where(known, at_base, missing)
+    per-(event, player) columns joined to the input's and the output's columns by the player's
+    index in the input (no look-up by id). His rating before is the input's (the list the run
+    continues from; NaN for a newcomer)."""
+    columns: InputColumns = prepared.built_input
+    sides: GameSides = prepared.extra["sides"]
+    event_id, player, games, score = _per_event_player(
+        sides.event, columns.white, columns.black, sides.white_score
+    )
+    kept = rated.rated[player]
+    player = player[kept]
     return EventRatingColumns(
-        event_id=event_id[found],
-        player_id=player_id,
-        before=before[at_base],
-        after=np.array(after, np.float64)[at],
-        games=games[found],
-        before_rd=before_rd[at_base],
-        after_rd=np.array(after_rd, np.float64)[at],
-        score=score[found],
+        event_id=event_id[kept],
+        player_id=prepared.extra["player_ids"][player],
+        before=columns.rating[player],
+        after=rated.rating[player],
+        games=games[kept],
+        before_rd=columns.rd[player],
+        after_rd=rated.rd[player],
+        score=score[kept],
     )
 
 
 def _positions_sorted(ids: np.ndarray, wanted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """_positions of ids already sorted."""
+    """For each wanted id: whether the sorted `ids` hold it, and at which index."""
     if len(ids) == 0:
         return np.zeros(len(wanted), dtype=bool), np.zeros(len(wanted), dtype=np.int64)
     index = np.minimum(np.searchsorted(ids, wanted), len(ids) - 1)
-    return ids[index] == wanted, index
-
-
-def _positions(ids: np.ndarray, wanted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """For each wanted id: whether `ids` (unique, any order) holds it, and at which index."""
-    if len(ids) == 0:
-        return np.zeros(len(wanted), dtype=bool), np.zeros(len(wanted), dtype=np.int64)
-    order = np.argsort(ids)
-    index = order[np.minimum(np.searchsorted(ids[order], wanted), len(ids) - 1)]
     return ids[index] == wanted, index

@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ratings import provenance
+from ratings.engines.core import jsonio
 from ratings.engines.core.errors import EngineInputError
 from ratings.engines.iccf import contract
 from ratings.engines.iccf.input_columns import InputColumns
@@ -107,6 +108,13 @@ def _outcome(call, *args):
         return f"{type(exc).__name__}: {exc}"
 
 
+def _document(output):
+    """The output as a document, and the command line's text of it."""
+    if isinstance(output, contract.RatedColumns):
+        return output.to_json(), output.text()
+    return output, None if isinstance(output, str) else jsonio.dumps(output)
+
+
 @settings(max_examples=500, deadline=None)
 @given(period())
 def test_columns_write_the_documents_canonical_bytes(columns):
@@ -121,7 +129,10 @@ def test_columns_write_the_documents_canonical_bytes(columns):
 @settings(max_examples=500, deadline=None)
 @given(period())
 def test_columns_rate_as_the_document_does(columns):
-    assert _outcome(contract.run_json, columns) == _outcome(contract.run_json, columns.to_json())
+    """The same output (as a document and as text) or the same error."""
+    by_columns = _document(_outcome(contract.run_json, columns))
+    by_document = _document(_outcome(contract.run_json, columns.to_json()))
+    assert by_columns == by_document
 
 
 def _usual(games: int = 3) -> InputColumns:
@@ -149,7 +160,9 @@ def test_usual_columns_skip_the_document(monkeypatch):
 
     monkeypatch.setattr(contract, "_rate", refuse)
     monkeypatch.setattr(InputColumns, "to_json", refuse)
-    assert [row["games"] for row in contract.run_json(_usual())["players"]] == [2, 2, 2]
+    output = contract.run_json(_usual())
+    assert isinstance(output, contract.RatedColumns)
+    assert [row["games"] for row in output.to_json()["players"]] == [2, 2, 2]
 
 
 def test_the_generated_periods_take_both_paths():

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import fields
+from dataclasses import dataclass, fields
 from itertools import repeat
 from operator import itemgetter
 from typing import Any
@@ -126,13 +126,33 @@ def _result_to_json(result: PlayerResult) -> dict:
     }
 
 
-def run_json(data: Any) -> dict:
+@dataclass(frozen=True, eq=False)
+class RatedColumns:
+    """run_json's output for an input held as columns: the players' ids and the core's arrays.
+    ``to_json()`` is the output document, ``text()`` the command line's text of it."""
+
+    ids: tuple[str, ...]
+    outcome: PeriodOutcome
+
+    def to_json(self) -> dict:
+        return _outcome_to_json(self.ids, self.outcome)
+
+    def text(self) -> str:
+        return _outcome_text(self.ids, self.outcome)
+
+
+def run_json(data: Any) -> dict | RatedColumns:
     """The period's results. Entries of the usual shape are read column by column straight into
     arrays; any other input is read entry by entry, which names the first bad entry. Both give
     the same output, or the same error, for every input (tests/engines/test_iccf_columns.py).
     ``data`` may also be the document held as columns (InputColumns, what a rating run builds):
-    the same output or error as for its ``to_json()`` (tests/engines/test_iccf_input_columns.py)."""
-    rated = _rate_columns(data) if isinstance(data, InputColumns) else _rate(data)
+    the output is then held as columns too (RatedColumns, or the document where the columns
+    were read as a document), the same output or error as for its ``to_json()``
+    (tests/engines/test_iccf_input_columns.py)."""
+    if isinstance(data, InputColumns):
+        rated = _rate_columns(data)
+        return rated if isinstance(rated, dict) else RatedColumns(*rated)
+    rated = _rate(data)
     return rated if isinstance(rated, dict) else _outcome_to_json(*rated)
 
 
