@@ -111,9 +111,9 @@ def build(ctx: Context) -> Prepared:
     checks = fide_checks(ctx.federation, involved, ctx.period.valid_from)
     fide = {pid: c.used for pid, c in checks.items() if c.used is not None}
     player_ids = np.array(sorted(set(base) | involved), dtype=np.int64)
-    entries = [base.get(pid) for pid in player_ids.tolist()]
+    on_base = [base.get(pid) for pid in player_ids.tolist()]  # None: not on the base list
     declared = np.array([float(fide.get(pid, np.nan)) for pid in player_ids.tolist()])
-    unrated = np.array([entry is None for entry in entries], dtype=bool)
+    unrated = np.array([entry is None for entry in on_base], dtype=bool)
     white = np.searchsorted(player_ids, sides.white)
     black = np.searchsorted(player_ids, sides.black)
     white_start, black_start = _start_ratings(ctx, events, sides, (white, black), declared)
@@ -123,8 +123,8 @@ def build(ctx: Context) -> Prepared:
         params=ctx.params,
         ids=tuple(map(str, player_ids.tolist())),  # the contract names players by text
         unrated=unrated,
-        rating=np.array([np.nan if e is None else e.rating for e in entries], dtype=np.float64),
-        rd=np.array([np.nan if e is None or e.rd is None else e.rd for e in entries]),
+        rating=np.array([np.nan if e is None else e.rating for e in on_base], dtype=np.float64),
+        rd=np.array([np.nan if e is None or e.rd is None else e.rd for e in on_base]),
         # a newcomer starts from his declared FIDE rating (RD 150)
         fide=np.where(unrated, declared, np.nan),
         white=white,
