@@ -223,3 +223,71 @@ def test_a_refused_copy_raises_when_the_block_ends(settings):
         ran.append(True)
     assert ran == [True]
     assert not EventRating.objects.filter(run=run).exists()
+
+
+ENTRY_FIELDS = [
+    "player_id",
+    "rating",
+    "rd",
+    "published_rating",
+    "published_rd",
+    "games",
+    "total_games",
+    "provisional",
+    "half_rating",
+    "listed",
+    "rank",
+    "state",
+    "previous_rating",
+    "change",
+    "published_change",
+]
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db
+def test_prepared_entries_write_what_the_row_writer_writes(settings):
+    """A run's entries made ready as binary COPY columns (while its event ratings are written)
+    read back as the row writer's: NULLs, booleans, ranks, changes; and where a value is not of
+    its column's kind, or an entry carries a state, they go by rows."""
+    from ratings.models import RatingEntry, RatingList
+    from ratings.persistence import Previous
+    from ratings.run_rows import EntryRow
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    world = make_world("pe")
+    a, b, c = (p.pk for p in world["players"])
+    entries = [
+        EntryRow(a, 1812.25, 1812, rd=55.5, published_rd=56, games=3, total_games=9),
+        EntryRow(b, 1.0e-7, 0, games=0, provisional=True, listed=False),
+        EntryRow(c, 2**52 + 0.5, 2**31 - 1, rd=None, published_rd=None, half_rating=True),
+    ]
+    previous = {a: Previous(1800.0, 1800), c: Previous(-0.0, 0)}
+    prepared = persistence.prepare_entries(entries, previous)
+    assert prepared is not None
+    lists = []
+    for columns in (prepared, None):  # the binary COPY, then the row writer
+        run = RatingRun.objects.create(
+            federation=world["federation.Federation"],
+            period=world["ratings.RatingList"].period,
+            status="succeeded",
+        )
+        rating_list = RatingList.objects.create(
+            federation=run.federation, period=run.period, run=run, entry_count=2
+        )
+        persistence.write_entries(rating_list, entries, previous, columns)
+        lists.append(rating_list)
+    written = [
+        list(
+            RatingEntry.objects.filter(rating_list=rating_list)
+            .order_by("player_id")
+            .values_list(*ENTRY_FIELDS)
+        )
+        for rating_list in lists
+    ]
+    assert written[0] == written[1]
+    assert [row[10] for row in written[0]] == [2, None, 1]  # ranks of the listed entries
+    assert written[0][1][2] is None and written[0][2][12] == -0.0
+    assert persistence.prepare_entries([*entries[:2], EntryRow(c, 1.0, 1.5)], previous) is None
+    assert persistence.prepare_entries([EntryRow(c, 1.0, 2**31)], {}) is None
+    assert persistence.prepare_entries([EntryRow(c, 1.0, 1, state={"k": 1})], {}) is None
