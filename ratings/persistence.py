@@ -67,76 +67,11 @@ def previous_entries(rating_list: RatingList | None) -> dict[int, Previous]:
     return {pid: Previous(rating, published) for pid, rating, published in rows}
 
 
-def prepare_entries(
-    entries: Sequence[EntryRow], previous: dict[int, Previous]
-) -> dict[str, binary_copy.Column] | None:
-    """The entries as the columns of a binary COPY, all but the list they belong to, made while
-    the connection is still busy (a run's event ratings); None where they go by rows (SQLite,
-    or an engine state to store, whose JSON differs from row to row)."""
-    if connection.vendor != "postgresql" or any(e.state for e in entries):
-        return None
-    ranks = ranked(entries)
-    changes = [_changes(e, previous.get(e.player_id)) for e in entries]
-
-    def column(name: str, values: list) -> binary_copy.Column | None:
-        """None where a value is not of the column's kind (the rows' path then names it)."""
-        wire = wire_type(RatingEntry, name)
-        given = np.array([0 if v is None else v for v in values])
-        if len(values) and given.dtype.kind not in _KINDS_OF_WIRE[wire]:
-            return None
-        if len(values) and np.dtype(wire).kind == "i":  # within the column's integer type
-            limits = np.iinfo(np.dtype(wire))
-            if given.min() < limits.min or given.max() > limits.max:
-                return None
-        null = np.array([v is None for v in values], dtype=bool)
-        return binary_copy.Column(wire, given.astype(wire), null)
-
-    by_field = {name: [getattr(e, name) for e in entries] for name in _ENTRY_FIELDS}
-    by_field["rank"] = [ranks.get(e.player_id) for e in entries]
-    for i, name in enumerate(("previous_rating", "change", "published_change")):
-        by_field[name] = [change[i] for change in changes]
-    columns = {name: column(name, values) for name, values in by_field.items()}
-    if None in columns.values():
-        return None
-    columns["state"] = binary_copy.jsonb_constant("{}")
-    return columns
-
-
-# what NumPy makes of the values a column of each wire type takes without changing them
-_KINDS_OF_WIRE = {">i8": "iu", ">i4": "iu", ">i2": "iu", ">f8": "iuf", "?": "b"}
-
-
-_ENTRY_FIELDS = (
-    "player_id",
-    "rating",
-    "rd",
-    "published_rating",
-    "published_rd",
-    "games",
-    "total_games",
-    "provisional",
-    "half_rating",
-    "listed",
-)
-
-
 def write_entries(
-    rating_list: RatingList,
-    entries: Sequence[EntryRow],
-    previous: dict[int, Previous],
-    prepared: dict[str, binary_copy.Column] | None = None,
+    rating_list: RatingList, entries: Sequence[EntryRow], previous: dict[int, Previous]
 ) -> None:
     """The entries with their ranks and changes against `previous`: `change` unrounded,
-    `published_change` the difference of the published integers (what readers see).
-    ``prepared``: prepare_entries of the same entries, written by one binary COPY."""
-    if prepared is not None:
-        columns = {"rating_list_id": wire_column(RatingEntry, "rating_list_id", rating_list.pk)}
-        connection.ensure_connection()
-        with connection.wrap_database_errors:
-            _copy_binary(
-                connection.connection, RatingEntry._meta.db_table, columns | prepared, len(entries)
-            )
-        return
+    `published_change` the difference of the published integers (what readers see)."""
     ranks = ranked(entries)
     as_json = _json_writer()
     columns = [
@@ -208,16 +143,11 @@ def _copy_binary(
             copy.write(piece)
 
 
-def wire_type(model, name: str) -> str:
-    """The big-endian NumPy type of a column of `model` in binary COPY form, read from the
-    field's database type (a bigint key, an integer count, a double rating, a boolean)."""
-    field = model._meta.get_field(name.removesuffix("_id"))
-    return binary_copy.WIRE_TYPES[field.db_type(connection)]
-
-
 def wire_column(model, name: str, values, null: np.ndarray | None = None) -> binary_copy.Column:
-    """A column of `model` in binary COPY form (wire_type)."""
-    return binary_copy.Column(wire_type(model, name), values, null)
+    """A column of `model` in binary COPY form, its wire type read from the field's database
+    type (a bigint key, an integer count, a double rating)."""
+    field = model._meta.get_field(name.removesuffix("_id"))
+    return binary_copy.Column(binary_copy.WIRE_TYPES[field.db_type(connection)], values, null)
 
 
 def _event_rating_columns(run: RatingRun, rows: EventRatingColumns) -> dict:

@@ -262,10 +262,8 @@ def execute_run(*, run_id: int) -> RatingRun | None:
 
 def _write(run: RatingRun, result: dict, started: float) -> None:
     ctx, prepared, outcome = result["ctx"], result["prepared"], result["outcome"]
-    # The event ratings are written while the run's files are encoded and digested and the
-    # entries made ready (no query in this block); "write" is that, what is left to wait for
-    # when they are done, and the rest.
-    previous = persistence.previous_entries(ctx.base_list)
+    # The event ratings are written while the run's files are encoded and digested (no query in
+    # this block); "write" is what is left to wait for when they are done, and the rest.
     with persistence.event_ratings_written_alongside(run, outcome.event_ratings):
         mark = time.perf_counter()
         record, input_digest = _record(run, prepared, result["output"])
@@ -274,7 +272,7 @@ def _write(run: RatingRun, result: dict, started: float) -> None:
         output_digest = _output_digest(outcome)
         result["stages"]["digest"] = time.perf_counter() - mark
         mark = time.perf_counter()
-        entry_columns = persistence.prepare_entries(outcome.entries, previous)
+    previous = persistence.previous_entries(ctx.base_list)
     rating_list = RatingList.objects.create(
         federation=run.federation,
         period=run.period,
@@ -283,7 +281,7 @@ def _write(run: RatingRun, result: dict, started: float) -> None:
         entry_count=sum(1 for e in outcome.entries if e.listed),
         output_digest=output_digest,
     )
-    persistence.write_entries(rating_list, outcome.entries, previous, entry_columns)
+    persistence.write_entries(rating_list, outcome.entries, previous)
     persistence.write_norms(run, outcome.norms)
     record.save(force_insert=True)
     _fault_pause()
