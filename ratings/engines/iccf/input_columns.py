@@ -31,6 +31,8 @@ _CANONICAL = {"sort_keys": True, "separators": (",", ":"), "allow_nan": False}
 
 @dataclass(frozen=True, eq=False)
 class InputColumns:
+    """A period's input document as columns: players by index, games by their players' index."""
+
     params: dict
     ids: tuple[str, ...]  # the players, in the input's order
     unrated: np.ndarray  # bool per player
