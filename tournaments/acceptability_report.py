@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from django.db.models import prefetch_related_objects
+
 from ratings.engines.core.errors import EngineInputError
 from tournaments.acceptability import ATTESTATIONS, RuleResult, Status, check_event
 from tournaments.acceptability.types import result as make_result
@@ -191,15 +193,19 @@ def evaluate_event(event: Event, *, today: date) -> EventReport:
 # --- for the rating services --------------------------------------------------------------------
 
 
-def events_for_rating(federation, events_qs, today: date) -> tuple[list[Event], list[dict]]:
+def events_for_rating(
+    federation, events: Iterable[Event], today: date
+) -> tuple[list[Event], list[dict]]:
     """Split events into those a rating run may take and those it leaves out, with the reason.
 
     Rateable: status accepted (or rated, for re-runs) in ``federation``. Acceptance is where the
     rules are enforced (``services.accept_event``), so an accepted event is not re-judged here;
     an event left out names its status and, if it was never accepted, what blocks it today.
-    Returns ``(events, excluded)``, ``excluded`` as dicts ``event_id, event_code, status, reason``.
+    Returns ``(events, excluded)`` in the order given, ``excluded`` as dicts ``event_id,
+    event_code, status, reason``.
     """
-    events = list(events_qs.select_related("federation"))
+    events = list(events)  # a queryset, or a run's window already read: in their order
+    prefetch_related_objects(events, "federation")  # one query, not one per event
     rateable = [
         e for e in events if e.federation_id == federation.pk and e.status in RATEABLE_STATUSES
     ]

@@ -142,17 +142,14 @@ def published_list_valid_on(federation: Federation, day: date) -> RatingList | N
 
 def split_events(federation: Federation, events_in_window) -> tuple[list[Event], list[dict]]:
     """Accepted (or already rated) events are rated; the others are reported as left out, with
-    the rules that block them (tournaments.acceptability_report.events_for_rating)."""
+    the rules that block them (tournaments.acceptability_report.events_for_rating), both in the
+    window's order."""
     window = list(events_in_window)
-    order = {event.pk: index for index, event in enumerate(window)}
-    included, left_out = events_for_rating(
-        federation, Event.objects.filter(pk__in=order), timezone.localdate()
-    )
-    included.sort(key=lambda event: order[event.pk])
+    included, left_out = events_for_rating(federation, window, timezone.localdate())
     names = {event.pk: event.name for event in window}
     excluded = [
         {"event": row["event_code"], "name": names[row["event_id"]], "reason": row["reason"]}
-        for row in sorted(left_out, key=lambda row: order[row["event_id"]])
+        for row in left_out
     ]
     return included, excluded
 
