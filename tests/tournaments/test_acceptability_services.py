@@ -220,3 +220,36 @@ def test_events_for_rating_takes_accepted_and_rated_and_says_why_others_are_left
     assert reasons["T4"] == "status draft: only accepted events are rated"
     assert reasons["T5"] == "status rejected: only accepted events are rated"
     assert reasons["T6"] == "belongs to federation egf2, not egf"
+
+
+def test_a_runs_split_keeps_the_windows_order_and_reads_each_event_once(egf):
+    """split_events (a rating run's window, already read) gives the rated and the left-out
+    events in the window's order, with a fixed number of queries whatever their number."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from ratings.runners.common import split_events
+
+    fed, _people = egf
+    statuses = [EventStatus.ACCEPTED, EventStatus.DRAFT, EventStatus.RATED, EventStatus.REJECTED]
+    codes = [f"W{i}" for i in range(12)]
+    for i, code in enumerate(codes):
+        w.egf_event(fed, code, status=statuses[i % 4])
+    window = list(Event.objects.filter(federation=fed, code__in=codes).order_by("-code"))
+
+    def split():
+        with CaptureQueriesContext(connection) as queries:
+            included, excluded = split_events(
+                fed, Event.objects.filter(pk__in=[e.pk for e in window]).order_by("-code")
+            )
+        return included, excluded, len(queries)
+
+    included, excluded, queries = split()
+    order = [e.code for e in window]
+    assert [e.code for e in included] == [c for c in order if int(c[1:]) % 4 in (0, 2)]
+    assert [x["event"] for x in excluded] == [c for c in order if int(c[1:]) % 4 in (1, 3)]
+    assert all(x["name"] for x in excluded)
+    for i, code in enumerate(f"X{i}" for i in range(8)):
+        w.egf_event(fed, code, status=statuses[i % 4])
+    window = list(Event.objects.filter(federation=fed).order_by("-code"))
+    assert split()[2] == queries  # 20 events: no query per event
