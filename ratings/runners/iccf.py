@@ -118,7 +118,9 @@ def build(ctx: Context) -> Prepared:
     black = np.searchsorted(player_ids, sides.black)
     white_start, black_start = _start_ratings(ctx, events, sides, (white, black), declared)
     code_of = {event.id: event.code for event in events}
-    index_of = dict(zip(sides.game.tolist(), range(len(sides.game)), strict=True))
+    substituted = sorted(substitutions)
+    # a substituted game's index in the input: the games are in the order of their ids
+    at = np.searchsorted(sides.game, [game_id for game_id, _, _ in substituted]).tolist()
     engine_input = InputColumns(
         params=ctx.params,
         ids=tuple(map(str, player_ids.tolist())),  # the contract names players by text
@@ -133,8 +135,8 @@ def build(ctx: Context) -> Prepared:
         white_start=white_start,
         black_start=black_start,
         substitutions=[
-            {"game": index_of[game_id], "side": side, "replaces": str(replaces)}
-            for game_id, side, replaces in sorted(substitutions)
+            {"game": index, "side": side, "replaces": str(replaces)}
+            for index, (_, side, replaces) in zip(at, substituted, strict=True)
         ],
     )
     labels = list(
