@@ -13,6 +13,7 @@ import json
 
 import numpy as np
 
+from ratings.engines.core.jsonio import float_texts_once
 from ratings.run_rows import EventRatingColumns
 
 _DUMPS = json.JSONEncoder(separators=(",", ":")).encode
@@ -62,10 +63,5 @@ def events_json(rows) -> str:
 
 
 def _reprs(values: np.ndarray) -> list[str]:
-    """repr of each value, "None" for NaN; each distinct value formatted once (a player's
-    ratings repeat at each of his events). Distinct by bits: -0.0 is not 0.0."""
-    bits, slot = np.unique(values.view(np.int64), return_inverse=True)
-    texts = np.array(
-        [repr(v) if v == v else "None" for v in bits.view(np.float64).tolist()], dtype=object
-    )
-    return texts[slot].tolist()
+    """repr of each value, "None" for NaN, each distinct value formatted once."""
+    return float_texts_once(values, nan_text="None")

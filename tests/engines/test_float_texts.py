@@ -65,3 +65,19 @@ def test_a_strided_view_is_written_as_its_values():
 
 def test_nothing_gives_nothing():
     assert jsonio.float_texts(np.zeros(0)) == []
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    arrays(
+        np.float64,
+        st.integers(0, 60),
+        elements=st.one_of(st.sampled_from([0.0, -0.0, 1800.0, math.nan]), FINITE),
+    )
+)
+def test_float_texts_once_writes_each_value_as_repr_and_nan_as_asked(values):
+    """Each distinct value written once, -0.0 apart from 0.0, NaN as the text given."""
+    wanted = ["None" if v != v else repr(v) for v in values.tolist()]
+    assert jsonio.float_texts_once(values, nan_text="None") == wanted
+    finite = values[~np.isnan(values)]
+    assert jsonio.float_texts_once(finite) == _reference(finite)

@@ -140,6 +140,22 @@ def float_texts(values) -> list[str]:
     return texts.tolist()
 
 
+def float_texts_once(values, nan_text: str | None = None) -> list[str]:
+    """``float_texts`` of each value, each distinct value written once (a player's rating
+    repeats at every game and event of his period): distinct by bits, since -0.0 is written
+    apart from 0.0. NaN is written ``nan_text`` where one is given."""
+    import numpy as np
+
+    values = np.ascontiguousarray(values, dtype=np.float64)
+    bits, slot = np.unique(values.view(np.int64), return_inverse=True)
+    distinct = bits.view(np.float64)
+    texts = np.empty(len(distinct), dtype=object)
+    written = distinct == distinct if nan_text is not None else np.ones(len(distinct), bool)
+    texts[~written] = nan_text
+    texts[written] = float_texts(distinct[written])
+    return texts[slot].tolist()
+
+
 def _orjson_texts(values) -> list[str]:
     return orjson.dumps(values, option=orjson.OPT_SERIALIZE_NUMPY)[1:-1].decode().split(",")
 

@@ -178,22 +178,15 @@ _UNRATED_FIDE = '{"fide":%s,"id":%s,"unrated":true}'
 _UNRATED = '{"id":%s,"unrated":true}'
 
 
-def _float_texts(values: np.ndarray) -> list[str]:
-    """dumps of each value; json.dumps refuses NaN and infinities here (allow_nan=False)."""
-    if len(values) and not np.isfinite(values).all():
-        raise ValueError("Out of range float values are not JSON compliant")
-    return jsonio.float_texts(values)
-
-
 def _texts_where(values: np.ndarray, present: np.ndarray) -> np.ndarray:
-    """dumps of the present values, in place (None elsewhere): each distinct value written once
-    (a player's rating repeats at every game of his tournaments); distinct by bits, since -0.0
-    is written apart from 0.0."""
+    """dumps of the present values, in place (None elsewhere); json.dumps refuses NaN and
+    infinities here (allow_nan=False)."""
     texts = np.full(len(values), None, dtype=object)
     if present.any():
-        given = np.ascontiguousarray(values[present], dtype=np.float64)
-        bits, slot = np.unique(given.view(np.int64), return_inverse=True)
-        texts[present] = np.array(_float_texts(bits.view(np.float64)), dtype=object)[slot]
+        given = values[present]
+        if not np.isfinite(given).all():
+            raise ValueError("Out of range float values are not JSON compliant")
+        texts[present] = np.array(jsonio.float_texts_once(given), dtype=object)
     return texts
 
 
