@@ -49,6 +49,18 @@ def make_player(federation: Federation, fid: str, surname: str = "Player", **ext
     )
 
 
+def make_event(federation: Federation, code: str, kind: str = EventKind.INDIVIDUAL) -> Event:
+    """The federation's open event of early 2026 (code ``<code>-OPEN``)."""
+    return Event.objects.create(
+        federation=federation,
+        name=f"Open {code}",
+        code=f"{code}-OPEN",
+        kind=kind,
+        start=date(2026, 1, 1),
+        end=date(2026, 3, 1),
+    )
+
+
 def make_world(code: str, system: str = "iccf") -> dict:
     """A federation with one row of every scoped model, keyed by model label."""
     federation = Federation.objects.create(code=code, name=f"Federation {code}", system=system)
@@ -56,14 +68,7 @@ def make_world(code: str, system: str = "iccf") -> dict:
     a = make_player(federation, "1", f"Alpha{code}")
     b = make_player(federation, "2", f"Bravo{code}")
     c = make_player(federation, "3", f"Charlie{code}")
-    event = Event.objects.create(
-        federation=federation,
-        name=f"Open {code}",
-        code=f"{code}-OPEN",
-        kind=EventKind.TEAM,
-        start=date(2026, 1, 1),
-        end=date(2026, 3, 1),
-    )
+    event = make_event(federation, code, EventKind.TEAM)
     game = Game.objects.create(event=event, round=1, white=a, black=b, result=Result.WHITE_WINS)
     team = Team.objects.create(event=event, name=f"Team {code}")
     member = TeamMember.objects.create(team=team, player=c, board=1)

@@ -18,8 +18,8 @@ from federation.models import Federation
 from ratings import column_read
 from ratings.column_read import NULL_DAY, NULL_INT, day_number, day_of, read_columns
 from ratings.runners.common import played_game_rows, score_of, white_score
-from tests.factories import make_player
-from tournaments.models import Event, EventKind, Game
+from tests.factories import make_event, make_player
+from tournaments.models import Event, Game
 
 KINDS = {
     "id": "int",
@@ -38,15 +38,7 @@ RESULTS = st.sampled_from(["1-0", "1/2", "0-1"])
 
 def _event_and_players(code: str) -> tuple[Event, list]:
     federation = Federation.objects.create(code=code, name=f"Federation {code}", system="egf")
-    event = Event.objects.create(
-        federation=federation,
-        name=f"Open {code}",
-        code=f"{code}-OPEN",
-        kind=EventKind.INDIVIDUAL,
-        start=date(2026, 1, 1),
-        end=date(2026, 3, 1),
-    )
-    return event, [make_player(federation, f"{code}{i}") for i in range(4)]
+    return make_event(federation, code), [make_player(federation, f"{code}{i}") for i in range(4)]
 
 
 def _expected(games) -> dict[str, list]:
