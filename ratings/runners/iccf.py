@@ -257,6 +257,7 @@ def interpret(prepared: Prepared, output: dict | RatedColumns) -> Outcome:
     player_ids = prepared.extra["player_ids"]
     rated = _rated(output, columns.ids)
     listed = np.flatnonzero(rated.rated)
+    listed_ids = player_ids[listed].tolist()
     base = prepared.extra["base"]
     entries = [
         EntryRow(
@@ -269,13 +270,13 @@ def interpret(prepared: Prepared, output: dict | RatedColumns) -> Outcome:
             total_games=(entry.total_games if entry else 0) + games,
         )
         for pid, rating, rd, published_rating, published_rd, games, entry in zip(
-            player_ids[listed].tolist(),
+            listed_ids,
             rated.rating[listed].tolist(),
             rated.rd[listed].tolist(),
             half_up_ints(rated.rating[listed]),
             half_up_ints(rated.rd[listed]),
             rated.games[listed].tolist(),
-            map(base.get, player_ids[listed].tolist()),
+            map(base.get, listed_ids),
             strict=True,
         )
     ]
