@@ -112,7 +112,7 @@ def _explain_run(player: Player, run_id: int) -> ExplainReport:
     rows = list(
         EventRating.objects.filter(run=run, player=player)
         .select_related("event")
-        .order_by("event__end", "event__start", "event__code", "id")
+        .order_by("event__end", "event__start", "event__code", "event_id")
     )
     if not rows:
         raise Http404("the player was not rated in this run")
@@ -156,7 +156,7 @@ def explain_live(player):
     rows = list(
         current.live_run.event_ratings.filter(player=player)
         .select_related("event")
-        .order_by("event__end", "event__start", "event__code", "id")
+        .order_by("event__end", "event__start", "event__code", "event_id")
     )
     report = ExplainReport(
         run=None,

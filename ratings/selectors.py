@@ -666,7 +666,6 @@ class EventChange:
     ratings), `shared` is set: the change shown is the period's, not this event's alone.
     """
 
-    id: int
     run_id: int
     event_code: str
     event_name: str
@@ -703,7 +702,6 @@ class EventChange:
 
 # The EventRating columns an EventChange is built from, in its field order.
 EVENT_CHANGE_FIELDS = (
-    "id",
     "run_id",
     "event__code",
     "event__name",
@@ -731,7 +729,7 @@ def _event_changes(rows: QuerySet[EventRating]) -> list[tuple[int, EventChange]]
         player_id=OuterRef("player_id"),
         before=OuterRef("before"),
         after=OuterRef("after"),
-    ).exclude(pk=OuterRef("pk"))
+    ).exclude(event_id=OuterRef("event_id"))  # another event: (run, player) fix the rest of the key
     found = rows.annotate(shared=Exists(together), file_place=Subquery(_placed())).values_list(
         "player_id", *EVENT_CHANGE_FIELDS, "details", "shared", "file_place"
     )

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import pytest
 from django.apps import apps
-from django.db import connection
+from django.db import connection, models
 
 from federation.triggers import BULK_WRITTEN
+from tests.hardening.model_keys import key_columns
 
 pytestmark = pytest.mark.django_db
 
@@ -69,7 +70,7 @@ def test_every_index_leads_with_a_key_looked_up(table):
     """An index that leads with a key nobody looks rows up by alone serves only the look-ups
     of its later columns, which an index leading with one of them serves as well."""
     model = _model(table)
-    looked_up = {model._meta.pk.column} | {
+    looked_up = {key_columns(model)[0]} | {
         f.column
         for f in model._meta.local_concrete_fields
         if f.many_to_one and (table, f.column) not in NOT_LOOKED_UP_ALONE
@@ -78,7 +79,25 @@ def test_every_index_leads_with_a_key_looked_up(table):
         assert index["columns"][0] in looked_up, f"{index['name']} leads with an unused key"
 
 
+# Tables whose rows are looked up by a surrogate id, and by what.
+LOOKED_UP_BY_ID = {
+    "ratings_ratingentry": "list pages fetch a page's entries by id (selectors._rows_by_id)",
+}
+
+
+@pytest.mark.parametrize("table", BULK_WRITTEN)
+def test_a_surrogate_key_only_where_rows_are_looked_up_by_it(table):
+    """An auto id costs a run a sequence value and an index entry per row (0.4-0.5 s of an
+    ICCF period's 400,000 event ratings); where the row has a natural key and nothing looks
+    it up by id, the natural key is the primary key."""
+    pk = _model(table)._meta.pk
+    if isinstance(pk, models.AutoField | models.BigAutoField):
+        assert table in LOOKED_UP_BY_ID, f"{table}.{pk.column}: nothing looks rows up by it"
+
+
 def test_the_exceptions_name_real_keys():
     for table, column in NOT_LOOKED_UP_ALONE:
         fields = _model(table)._meta.local_concrete_fields
         assert any(f.many_to_one and f.column == column for f in fields), (table, column)
+    for table in LOOKED_UP_BY_ID:
+        assert table in BULK_WRITTEN and key_columns(_model(table)) == ("id",), table

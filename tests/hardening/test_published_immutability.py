@@ -37,6 +37,7 @@ from ratings.models import (
     SolvingNorm,
 )
 from tests.factories import make_world
+from tests.hardening.model_keys import key_values, where_key
 from tournaments.models import Event
 
 pytestmark = pytest.mark.django_db
@@ -181,12 +182,12 @@ def test_raw_sql_cannot_change_a_frozen_column_or_delete(published, table):
             continue
         _refused(
             f"UPDATE {table} SET {field.column} = {_changed(field, field.column)} "
-            f"WHERE {model._meta.pk.column} = %s",
-            [row.pk],
+            f"WHERE {where_key(model)}",
+            key_values(row),
         )
         tried += 1
     if table != "federation_federation":  # a federation is PROTECTed by its rows anyway
-        _refused(f"DELETE FROM {table} WHERE {model._meta.pk.column} = %s", [row.pk])
+        _refused(f"DELETE FROM {table} WHERE {where_key(model)}", key_values(row))
         tried += 1
     assert tried >= (1 if table == "federation_federation" else 3)
 
@@ -226,8 +227,8 @@ def test_a_draft_row_cannot_be_moved_into_a_published_list_or_run(published):
         [published["ratings.RatingList"].pk, entry.pk],
     )
     _refused(
-        "UPDATE ratings_eventrating SET run_id = %s WHERE id = %s",
-        [published["ratings.RatingRun"].pk, rating.pk],
+        f"UPDATE ratings_eventrating SET run_id = %s WHERE {where_key(EventRating)}",
+        [published["ratings.RatingRun"].pk, *key_values(rating)],
     )
     entry.rating_list = RatingList.objects.get(pk=published["ratings.RatingList"].pk)
     with pytest.raises(ImmutableListError):

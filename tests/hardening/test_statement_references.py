@@ -20,6 +20,7 @@ from federation.references import (
 from federation.triggers import BULK_WRITTEN
 from ratings.models import EventRating, RatingEntry, RatingList, RatingRun
 from tests.factories import make_world
+from tests.hardening.model_keys import key_values, where_key
 
 pytestmark = pytest.mark.django_db
 
@@ -113,8 +114,8 @@ def test_a_referring_column_moved_to_nothing_is_refused(world, ref):
     row = _row(world, ref.table)  # of a draft list: only the reference is refused
     _refused(
         MISSING_MESSAGE,
-        f"UPDATE {ref.table} SET {ref.column} = %s WHERE id = %s",
-        [987654321, row.pk],
+        f"UPDATE {ref.table} SET {ref.column} = %s WHERE {where_key(type(row))}",
+        [987654321, *key_values(row)],
     )
 
 

@@ -236,7 +236,9 @@ def test_each_event_row_shows_its_own_change(rated_demo, client):
             if player.federation.system == "wfcc":
                 from ratings.models import EventRating
 
-                own = EventRating.objects.get(pk=event.id).details["change"]
+                own = EventRating.objects.get(
+                    run_id=event.run_id, player=player, event__code=event.event_code
+                ).details["change"]
                 assert event.change_unrounded == own
                 checked_wfcc += 1
     assert checked_wfcc >= 3

@@ -59,7 +59,6 @@ history_points = st.builds(
 )
 event_changes = st.builds(
     EventChange,
-    id=st.integers(1, 10**6),
     run_id=st.integers(1, 10**6),
     event_code=texts,
     event_name=texts,
