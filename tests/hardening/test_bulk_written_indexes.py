@@ -4,8 +4,9 @@ rows (tests/benchmarks/bench_runs.py), so none may be redundant or lead with a k
 rows up by; and every key the site does look rows up by alone (a page, a reference guard, the
 ORM's delete collector) leads one, or a page or a deletion scans the table.
 
-Found twice: (run) was a prefix of the unique (run, event, player) and (player) of (player, run);
-later the event had an index of its own beside that unique key, which led with the run.
+Found three times: (run) was a prefix of the unique (run, event, player) and (player) of
+(player, run); later the event had an index of its own beside that unique key, which led with
+the run; then event ratings kept an auto id, and its index, which nothing looked them up by.
 """
 
 from __future__ import annotations
