@@ -11,8 +11,7 @@ import numpy as np
 
 from ratings.column_read import NULL_DAY, day_of, read_columns
 from ratings.engines.core.months import add_months
-from ratings.engines.core.rounding import half_up_ints
-from ratings.engines.iccf.contract import RatedColumns
+from ratings.engines.iccf.contract import RatedColumns, published_columns
 from ratings.engines.iccf.input_columns import InputColumns
 from ratings.fide_checks import as_report, fide_checks
 from ratings.models import RatingEntry, RatingPeriod
@@ -229,19 +228,24 @@ class Rated(NamedTuple):
     rated: np.ndarray  # False: still unrated, not listed
     rating: np.ndarray
     rd: np.ndarray
+    published_rating: np.ndarray  # Python ints, as the engine rounded them
+    published_rd: np.ndarray
     games: np.ndarray
 
 
 def _rated(output: dict | RatedColumns, ids: tuple[str, ...]) -> Rated:
     if isinstance(output, RatedColumns):
         out = output.outcome
-        return Rated(out.rated, out.rating, out.rd, out.games)
+        shown = (np.array(values, dtype=object) for values in published_columns(out))
+        return Rated(out.rated, out.rating, out.rd, *shown, out.games)
     # the output as a document (an input the engine read entry by entry)
     at = {pid: i for i, pid in enumerate(ids)}
     rated = Rated(
         np.zeros(len(ids), bool),
         np.full(len(ids), np.nan),
         np.full(len(ids), np.nan),
+        np.zeros(len(ids), dtype=object),
+        np.zeros(len(ids), dtype=object),
         np.zeros(len(ids), np.int64),
     )
     for row in output["players"]:
@@ -249,6 +253,8 @@ def _rated(output: dict | RatedColumns, ids: tuple[str, ...]) -> Rated:
         rated.games[i] = row["games"]
         if not row.get("unrated"):
             rated.rated[i], rated.rating[i], rated.rd[i] = True, row["rating"], row["rd"]
+            rated.published_rating[i] = row["published_rating"]
+            rated.published_rd[i] = row["published_rd"]
     return rated
 
 
@@ -273,8 +279,8 @@ def interpret(prepared: Prepared, output: dict | RatedColumns) -> Outcome:
             listed_ids,
             rated.rating[listed].tolist(),
             rated.rd[listed].tolist(),
-            half_up_ints(rated.rating[listed]),
-            half_up_ints(rated.rd[listed]),
+            rated.published_rating[listed].tolist(),
+            rated.published_rd[listed].tolist(),
             rated.games[listed].tolist(),
             map(base.get, listed_ids),
             strict=True,

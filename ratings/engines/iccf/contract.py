@@ -352,10 +352,18 @@ class _GameSides:
         return Game(self.white[i], self.black[i], 0.0)
 
 
+def published_columns(out: PeriodOutcome) -> tuple[list[int], list[int]]:
+    """The published rating and RD (rounded half up) of every player of the outcome, 0 for one
+    who stays unrated: what the output's rows, its text and the rating list show."""
+    return (
+        half_up_ints(np.where(out.rated, out.rating, 0.0)),
+        half_up_ints(np.where(out.rated, out.rd, 0.0)),
+    )
+
+
 def _outcome_to_json(ids: tuple[str, ...], out: PeriodOutcome) -> dict:
     rows = []
-    published_rating = half_up_ints(np.where(out.rated, out.rating, 0.0))
-    published_rd = half_up_ints(np.where(out.rated, out.rd, 0.0))
+    published_rating, published_rd = published_columns(out)
     for pid, rating, rd, games, rated, shown_rating, shown_rd in zip(
         ids,
         out.rating.tolist(),
@@ -396,6 +404,7 @@ def _outcome_text(ids: tuple[str, ...], out: PeriodOutcome) -> str:
         return jsonio.dumps(_outcome_to_json(ids, out))  # refuses as dumps does
     names = jsonio.string_texts(ids)
     games = out.games.tolist()
+    published_rating, published_rd = published_columns(out)
     rows = list(
         map(
             _RATED_ROW.__mod__,
@@ -403,8 +412,8 @@ def _outcome_text(ids: tuple[str, ...], out: PeriodOutcome) -> str:
                 names,
                 out.rating.tolist(),
                 out.rd.tolist(),
-                half_up_ints(np.where(rated, out.rating, 0.0)),
-                half_up_ints(np.where(rated, out.rd, 0.0)),
+                published_rating,
+                published_rd,
                 games,
                 strict=True,
             ),
