@@ -508,13 +508,18 @@ def _column(field: str) -> str:
 # ordered_rows gives them (tests/site/test_list_paging.py compares the two). The page's entries
 # are chosen first and joined to their players after: joined inside the LIMIT, PostgreSQL puts a
 # cache (Memoize) in front of the player lookups that never hits, one player per entry.
+# The LIMIT is written into the statement, not sent as a value: PostgreSQL plans a prepared
+# statement once (its generic plan) only when that plan is as cheap as the ones it plans per
+# value, and a LIMIT it cannot see makes the generic plan join every player (a hash join costed
+# at 10,000 rows), so the page was planned again on every request. A page size is one of at most
+# 200 integers, so each is its own statement.
 _SELECTED = ", ".join(_column(f) for f in ENTRY_FIELDS)  # each fixed statement's columns
 _ENTRY_COLUMNS = [_column(f) for f in ENTRY_FIELDS if not f.startswith("player__")]
 _KEYSET_SQL = (
     f"SELECT {_SELECTED} "
     f"FROM (SELECT {', '.join(_ENTRY_COLUMNS)}, e.player_id "
     f"FROM {RatingEntry._meta.db_table} e "
-    "WHERE e.rating_list_id = %s AND e.listed {bound} ORDER BY e.rank {direction} LIMIT %s) e "
+    "WHERE e.rating_list_id = %s AND e.listed {bound} ORDER BY e.rank {direction} LIMIT {limit}) e "
     f"JOIN {Player._meta.db_table} p ON p.id = e.player_id ORDER BY e.rank {{direction}}"
 )
 # A page of a filtered list's cached order: its entries by id, as one fixed statement too.
@@ -530,9 +535,11 @@ def _keyset_rows(rating_list_id: int, bound, cursor, ascending: bool, size: int)
     """size + 1 flat rows of the list's listed entries in rank order (descending unless
     `ascending`), beyond the rank `cursor` when `bound` ("<" or ">") is given."""
     sql = _KEYSET_SQL.format(
-        bound=f"AND e.rank {bound} %s" if bound else "", direction="ASC" if ascending else "DESC"
+        bound=f"AND e.rank {bound} %s" if bound else "",
+        direction="ASC" if ascending else "DESC",
+        limit=int(size) + 1,  # an integer, written into the statement (see _KEYSET_SQL)
     )
-    params = [rating_list_id, *([cursor] if bound else []), size + 1]
+    params = [rating_list_id, *([cursor] if bound else [])]
     return _flat_rows(_entry_rows(sql, params))
 
 
