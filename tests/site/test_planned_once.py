@@ -66,6 +66,8 @@ def _pages(fids: list[str], rng: random.Random) -> list[str]:
         f"{base}?before={rng.randint(60, PLAYERS)}",
         f"{base}?sort=rating&after={rng.randint(1, PLAYERS - 60)}",
         f"{base}?size={rng.choice([10, 25])}",
+        f"{base}?country=DE&page={rng.randint(1, 20)}",
+        f"{base}?country=FR&sort=name&page={rng.randint(1, 20)}",
         api,
         f"{api}?after={rng.randint(1, PLAYERS - 60)}",
         f"/federations/plan/players/{rng.choice(fids)}/",
