@@ -42,6 +42,8 @@ class RowUrl:
                 return self._reverse(value)
             return f"{self._head}{value}{self._tail}"
         text = str(value)
+        if text.isalnum() and text.isascii():  # most ids: nothing to quote
+            return f"{self._head}{text}{self._tail}"
         if not text or "/" in text:  # the converter refuses it: reverse() says so
             return self._reverse(value)
         return f"{self._head}{quote(text, safe=_SAFE)}{self._tail}"

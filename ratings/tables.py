@@ -143,44 +143,48 @@ class ListTable:
         """The <tr> rows of the page, built in Python.
 
         Without django-tables2's per-cell machinery (bound rows, accessor resolution, signature
-        inspection), which cost ~20 ms per 50-row page in the site benchmark; each column's cell
-        is one function chosen once per table (tests/site/test_list_table.py compares the rows
-        with a cell-by-cell reference on generated rows).
+        inspection), which cost ~20 ms per 50-row page in the site benchmark; each column's cell,
+        its <td> included, is one function chosen once per table, and a row is one join of them
+        (tests/site/test_list_table.py compares the rows with a cell-by-cell reference on
+        generated rows).
         """
         player_url = RowUrl("ratings:player", "player", federation=self.federation_code)
         provisional = format_html(' <abbr title="{}">P</abbr>', _("provisional"))
         half = format_html(' <abbr title="{}">½</abbr>', _("half-rating"))
         separator = get_format("DECIMAL_SEPARATOR")
 
-        def name(row):
-            return f'<a href="{_escape(player_url(row["fid"]))}">{_text(row["name"])}</a>'
-
-        def rating(row):
-            mark = provisional if row["provisional"] else (half if row["half_rating"] else "")
-            return f"{row['published_rating']}{mark}"
-
-        def rd(row):
-            return "—" if row["published_rd"] is None else str(row["published_rd"])
-
-        def change(row):
-            return change_cell(row["published_change"], row["change"], separator)
-
-        def plain(key):
-            return lambda row: "—" if row[key] in (None, "") else _text(row[key])
-
-        special = {"name": name, "rating": rating, "rd": rd, "change": change}
-        # Every cell names its column: the stylesheet keeps rank, name and rating in view.
-        cells = [
-            (
-                f'<td class="{f"col-{c.name} {c.td_class}".strip()}">',
-                special.get(c.name) or plain(c.name),
+        def cell(column: ListColumn):
+            td = f'<td class="{f"col-{column.name} {column.td_class}".strip()}">'
+            key = column.name
+            if key == "name":
+                return lambda row: (
+                    f'{td}<a href="{escape_text(player_url(row["fid"]))}">{escape_text(row["name"])}</a></td>'
+                )
+            if key == "rating":
+                return lambda row: (
+                    f"{td}{row['published_rating']}"
+                    f"{provisional if row['provisional'] else (half if row['half_rating'] else '')}"
+                    "</td>"
+                )
+            if key == "rd":
+                return lambda row: (
+                    f"{td}—</td>"
+                    if row["published_rd"] is None
+                    else f"{td}{row['published_rd']}</td>"
+                )
+            if key == "change":
+                return lambda row: (
+                    f"{td}{change_cell(row['published_change'], row['change'], separator)}</td>"
+                )
+            empty = f"{td}—</td>"
+            return lambda row: (
+                empty if row[key] in (None, "") else f"{td}{escape_text(row[key])}</td>"
             )
-            for c in self.columns
-        ]
+
+        cells = [cell(c) for c in self.columns]
         return mark_safe(
             "\n".join(
-                "<tr>" + "".join(f"{td}{cell(row)}</td>" for td, cell in cells) + "</tr>"
-                for row in self.rows
+                "<tr>" + "".join([each(row) for each in cells]) + "</tr>" for row in self.rows
             )
         )
 
@@ -202,7 +206,7 @@ class ListTable:
         self.header_links = links
 
 
-def _text(value) -> str:
+def escape_text(value) -> str:
     """html.escape(str(value)), without its five replacements where there is nothing to
     escape (most names, every number): most of a list page's cells."""
     if type(value) is int:

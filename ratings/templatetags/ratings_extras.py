@@ -5,7 +5,6 @@ from django.conf import settings
 from django.urls import NoReverseMatch, translate_url
 from django.utils.encoding import iri_to_uri
 from django.utils.formats import get_format
-from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, override
 
@@ -14,7 +13,7 @@ from ratings import list_filter_inputs, systems
 from ratings.engines.core.rounding import half_up_2, half_up_int
 from ratings.numbers import signed as _signed
 from ratings.numbers import signed_unrounded
-from ratings.tables import change_cell
+from ratings.tables import change_cell, escape_text
 
 register = template.Library()
 
@@ -116,10 +115,10 @@ def language_items(context) -> str:
     items = []
     for code, name in settings.LANGUAGES:
         marked = ' aria-current="true"' if code == current else ""
-        url, code_html = escape(_in_language(request, code)), escape(code)
+        url, code_html = escape_text(_in_language(request, code)), escape_text(code)
         items.append(
             f'\n      <li><a href="{url}" hreflang="{code_html}" lang="{code_html}"{marked}>'
-            f"{escape(name)}</a></li>"
+            f"{escape_text(name)}</a></li>"
         )
     return mark_safe("".join(items))
 
@@ -154,8 +153,8 @@ def select_options(choices, selected) -> str:
     template engine resolves three variables per option of (the list page's period selector)."""
     return mark_safe(
         "".join(
-            f'<option value="{escape(value)}"{" selected" if value == selected else ""}>'
-            f"{escape(label)}</option>"
+            f'<option value="{escape_text(value)}"{" selected" if value == selected else ""}>'
+            f"{escape_text(label)}</option>"
             for value, label in choices
         )
     )
