@@ -1078,29 +1078,34 @@ def country_rank(entry: RatingEntry | HistoryPoint, country: str) -> int | None:
     """Position among the listed players of the same country in the same list.
 
     A published list never changes, so the sorted ranks of every country of a list are read once
-    (one query over the list) and kept in the cache without expiry; a position is then a
-    bisection, with no query.
+    (one query over the list) and kept in the cache, one key per country (a page reads only its
+    player's country: a 100,000-player list's ranks of every country are 400 KB); a position is
+    then a bisection, with no query.
     """
     if not country or entry.rank is None or not entry.listed:
         return None
-    key = f"ratings:country-ranks:{entry.rating_list_id}"
-    by_country = cache.get(key)
-    if by_country is None:
-        arrays: dict[str, array] = {}
-        rows = (
-            RatingEntry.objects.filter(
-                rating_list_id=entry.rating_list_id, listed=True, rank__isnull=False
-            )
-            .order_by("rank")
-            .values_list("player__country", "rank")
-        )
-        for code, rank in rows.iterator(chunk_size=10_000):
-            arrays.setdefault(code, array("I")).append(rank)
-        by_country = {code: ranks.tobytes() for code, ranks in arrays.items()}
-        cache.set(key, by_country, timeout=IMMUTABLE_SECONDS)
+    prefix = f"ratings:country-ranks:{entry.rating_list_id}:"
+    found = cache.get(prefix + country)
+    if found is None:
+        by_country = _country_ranks(entry.rating_list_id)
+        cache.set_many({prefix + c: r for c, r in by_country.items()}, timeout=IMMUTABLE_SECONDS)
+        found = by_country.get(country, b"")
     ranks = array("I")
-    ranks.frombytes(by_country.get(country, b""))
+    ranks.frombytes(found)
     return bisect_right(ranks, entry.rank)
+
+
+def _country_ranks(rating_list_id: int) -> dict[str, bytes]:
+    """Each country's listed ranks in the list, ascending, as array("I") bytes (one query)."""
+    arrays: dict[str, array] = {}
+    rows = (
+        RatingEntry.objects.filter(rating_list_id=rating_list_id, listed=True, rank__isnull=False)
+        .order_by("rank")
+        .values_list("player__country", "rank")
+    )
+    for code, rank in rows.iterator(chunk_size=10_000):
+        arrays.setdefault(code, array("I")).append(rank)
+    return {code: ranks.tobytes() for code, ranks in arrays.items()}
 
 
 def current_entry(player: Player) -> RatingEntry | None:

@@ -217,6 +217,30 @@ def test_player_country_rank_counts_compatriots_above(client):
     assert "Rank in DE</dt><dd>3" in html
 
 
+def test_country_ranks_are_cached_per_country_and_read_back_without_a_query(
+    django_assert_num_queries,
+):
+    """One query fills every country's ranks of the list; a page then reads only its player's
+    country's key, and a country evicted alone is read again from the list."""
+    from django.core.cache import cache
+
+    from ratings.selectors import country_rank, current_entry
+
+    world = standard_world()
+    evans = world.players[4]  # DE, 4th overall, two compatriots above him
+    entry = current_entry(evans)
+    with django_assert_num_queries(1):
+        assert country_rank(entry, "DE") == 3
+    prefix = f"ratings:country-ranks:{entry.rating_list_id}:"
+    stored = {c for c in ("DE", "FR", "NL", "SE", "GB") if cache.get(prefix + c) is not None}
+    assert "DE" in stored and len(stored) >= 2  # each country of the list, apart
+    with django_assert_num_queries(0):
+        assert country_rank(entry, "DE") == 3
+    cache.delete(prefix + "DE")
+    with django_assert_num_queries(1):
+        assert country_rank(entry, "DE") == 3
+
+
 def test_unlisted_player_shows_as_not_listed(client):
     standard_world()
     html = client.get("/federations/fed/players/104/").content.decode()
