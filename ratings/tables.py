@@ -154,11 +154,13 @@ class ListTable:
         separator = get_format("DECIMAL_SEPARATOR")
 
         def cell(column: ListColumn):
+            # Every cell names its column: the stylesheet keeps rank, name and rating in view.
             td = f'<td class="{f"col-{column.name} {column.td_class}".strip()}">'
             key = column.name
             if key == "name":
                 return lambda row: (
-                    f'{td}<a href="{escape_text(player_url(row["fid"]))}">{escape_text(row["name"])}</a></td>'
+                    f'{td}<a href="{escape_text(player_url(row["fid"]))}">'
+                    f"{escape_text(row['name'])}</a></td>"
                 )
             if key == "rating":
                 return lambda row: (
