@@ -1088,8 +1088,10 @@ def country_rank(entry: RatingEntry | HistoryPoint, country: str) -> int | None:
     found = cache.get(prefix + country)
     if found is None:
         by_country = _country_ranks(entry.rating_list_id)
+        # The asked country is kept even when the list has none of it (his country changed since
+        # the list): otherwise every page of his would read the whole list again.
+        found = by_country.setdefault(country, b"")
         cache.set_many({prefix + c: r for c, r in by_country.items()}, timeout=IMMUTABLE_SECONDS)
-        found = by_country.get(country, b"")
     ranks = array("I")
     ranks.frombytes(found)
     return bisect_right(ranks, entry.rank)

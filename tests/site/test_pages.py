@@ -221,7 +221,8 @@ def test_country_ranks_are_cached_per_country_and_read_back_without_a_query(
     django_assert_num_queries,
 ):
     """One query fills every country's ranks of the list; a page then reads only its player's
-    country's key, and a country evicted alone is read again from the list."""
+    country's key, a country evicted alone is read again from the list, and a country the list
+    lacks is kept as empty."""
     from django.core.cache import cache
 
     from ratings.selectors import country_rank, current_entry
@@ -239,6 +240,12 @@ def test_country_ranks_are_cached_per_country_and_read_back_without_a_query(
     cache.delete(prefix + "DE")
     with django_assert_num_queries(1):
         assert country_rank(entry, "DE") == 3
+    # A country the list has no player of (his changed since) is kept too: read once, not on
+    # every page.
+    with django_assert_num_queries(1):
+        assert country_rank(entry, "XX") == 0
+    with django_assert_num_queries(0):
+        assert country_rank(entry, "XX") == 0
 
 
 def test_unlisted_player_shows_as_not_listed(client):
