@@ -511,8 +511,8 @@ def _column(field: str) -> str:
 # The LIMIT is written into the statement, not sent as a value: PostgreSQL plans a prepared
 # statement once (its generic plan) only when that plan is as cheap as the ones it plans per
 # value, and a LIMIT it cannot see makes the generic plan join every player (a hash join costed
-# at 10,000 rows), so the page was planned again on every request. A page size is one of at most
-# 200 integers, so each is its own statement.
+# at 10,000 rows), so the page was planned again on every request. A page size is a bounded
+# integer (at most 200 on the pages, 500 in the API), so each is its own statement.
 _SELECTED = ", ".join(_column(f) for f in ENTRY_FIELDS)  # each fixed statement's columns
 _ENTRY_COLUMNS = [_column(f) for f in ENTRY_FIELDS if not f.startswith("player__")]
 _KEYSET_SQL = (
