@@ -30,20 +30,9 @@ PUBLIC = sorted(
 LANGUAGES = [code for code, _ in django_settings.LANGUAGES]
 
 
-def _nodes(node_or_list, found: list[Node]) -> list[Node]:
-    """Every node under a node list, whatever holds it (if branches, loops, blocks, with)."""
-    for node in node_or_list:
-        found.append(node)
-        children = [getattr(node, attr, None) for attr in node.child_nodelists]
-        children += [nodelist for _, nodelist in getattr(node, "conditions_nodelists", [])]
-        for child in children:
-            if child is not None:
-                _nodes(child, found)
-    return found
-
-
 def _compiled(name: str) -> list[Node]:
-    return _nodes(engines["django"].get_template(name).template.nodelist, [])
+    """Every node of the template, whatever holds it (if branches, loops, blocks, with)."""
+    return engines["django"].get_template(name).template.nodelist.get_nodes_by_type(Node)
 
 
 def test_every_public_template_is_walked():
