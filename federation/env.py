@@ -48,7 +48,7 @@ def database_from_url(url: str | None, sqlite_path: str) -> dict:
             )
         options["prepare_threshold"] = int(threshold) if threshold else None
         return {
-            "ENGINE": "django.db.backends.postgresql",
+            "ENGINE": "federation.postgresql",  # Django's, with a cheaper health check
             "NAME": unquote(parsed.path.lstrip("/")),
             "USER": unquote(parsed.username or ""),
             "PASSWORD": unquote(parsed.password or ""),

@@ -70,6 +70,6 @@ def test_production_refuses_to_start_without_secret_key():
 def test_development_default_is_embedded_sqlite_unless_database_url():
     engine = settings.DATABASES["default"]["ENGINE"]
     if os.environ.get("DATABASE_URL", "").startswith("postgres"):
-        assert engine == "django.db.backends.postgresql"
+        assert engine == "federation.postgresql"  # Django's, its health check asks the socket
     else:
         assert engine == "django.db.backends.sqlite3"
