@@ -67,54 +67,62 @@ def previous_entries(rating_list: RatingList | None) -> dict[int, Previous]:
     return {pid: Previous(rating, published) for pid, rating, published in rows}
 
 
+ENTRY_COLUMNS = [
+    "rating_list_id",
+    "player_id",
+    "rating",
+    "rd",
+    "published_rating",
+    "published_rd",
+    "games",
+    "total_games",
+    "provisional",
+    "half_rating",
+    "listed",
+    "rank",
+    "state",
+    "previous_rating",
+    "change",
+    "published_change",
+]
+
+
 def write_entries(
     rating_list: RatingList, entries: Sequence[EntryRow], previous: dict[int, Previous]
 ) -> None:
     """The entries with their ranks and changes against `previous`: `change` unrounded,
     `published_change` the difference of the published integers (what readers see)."""
+    write_entry_rows(rating_list, entry_rows(entries, previous))
+
+
+def entry_rows(entries: Sequence[EntryRow], previous: dict[int, Previous]) -> list[tuple]:
+    """The entries as rows of ENTRY_COLUMNS but the list's id, which a run learns only once it
+    has the connection back: it builds these while its event ratings are copied."""
     ranks = ranked(entries)
     as_json = _json_writer()
-    columns = [
-        "rating_list_id",
-        "player_id",
-        "rating",
-        "rd",
-        "published_rating",
-        "published_rd",
-        "games",
-        "total_games",
-        "provisional",
-        "half_rating",
-        "listed",
-        "rank",
-        "state",
-        "previous_rating",
-        "change",
-        "published_change",
-    ]
-    bulk_insert(
-        RatingEntry,
-        columns,
+    return [
         (
-            (
-                rating_list.pk,
-                e.player_id,
-                e.rating,
-                e.rd,
-                e.published_rating,
-                e.published_rd,
-                e.games,
-                e.total_games,
-                e.provisional,
-                e.half_rating,
-                e.listed,
-                ranks.get(e.player_id),
-                as_json(e.state),
-                *_changes(e, previous.get(e.player_id)),
-            )
-            for e in entries
-        ),
-    )
+            e.player_id,
+            e.rating,
+            e.rd,
+            e.published_rating,
+            e.published_rd,
+            e.games,
+            e.total_games,
+            e.provisional,
+            e.half_rating,
+            e.listed,
+            ranks.get(e.player_id),
+            as_json(e.state),
+            *_changes(e, previous.get(e.player_id)),
+        )
+        for e in entries
+    ]
+
+
+def write_entry_rows(rating_list: RatingList, rows: Sequence[tuple]) -> None:
+    list_id = rating_list.pk
+    bulk_insert(RatingEntry, ENTRY_COLUMNS, ((list_id, *row) for row in rows))
 
 
 def _changes(entry: EntryRow, before: Previous | None) -> tuple:

@@ -262,17 +262,24 @@ def execute_run(*, run_id: int) -> RatingRun | None:
 
 def _write(run: RatingRun, result: dict, started: float) -> None:
     ctx, prepared, outcome = result["ctx"], result["prepared"], result["outcome"]
-    # The event ratings are written while the run's files are encoded and digested (no query in
-    # this block); "write" is what is left to wait for when they are done, and the rest.
+    stages = result["stages"]
+    mark = time.perf_counter()
+    previous = persistence.previous_entries(ctx.base_list)  # a query: before the COPY holds on
+    # The event ratings are written while the run's files are encoded and digested and the
+    # entries' rows built (no query in this block); "write" is what is left to wait for when
+    # they are done, and the rest.
     with persistence.event_ratings_written_alongside(run, outcome.event_ratings):
+        stages["entries"] = time.perf_counter() - mark
         mark = time.perf_counter()
         record, input_digest = _record(run, prepared, result["output"])
-        result["stages"]["store"] = time.perf_counter() - mark
+        stages["store"] = time.perf_counter() - mark
         mark = time.perf_counter()
         output_digest = _output_digest(outcome)
-        result["stages"]["digest"] = time.perf_counter() - mark
+        stages["digest"] = time.perf_counter() - mark
         mark = time.perf_counter()
-    previous = persistence.previous_entries(ctx.base_list)
+        entry_rows = persistence.entry_rows(outcome.entries, previous)
+        stages["entries"] += time.perf_counter() - mark
+        mark = time.perf_counter()
     rating_list = RatingList.objects.create(
         federation=run.federation,
         period=run.period,
@@ -281,17 +288,17 @@ def _write(run: RatingRun, result: dict, started: float) -> None:
         entry_count=sum(1 for e in outcome.entries if e.listed),
         output_digest=output_digest,
     )
-    persistence.write_entries(rating_list, outcome.entries, previous)
+    persistence.write_entry_rows(rating_list, entry_rows)
     persistence.write_norms(run, outcome.norms)
     record.save(force_insert=True)
     _fault_pause()
-    result["stages"]["write"] = time.perf_counter() - mark
+    stages["write"] = time.perf_counter() - mark
     run.params = ctx.params
     run.input_digest = input_digest
     run.output_digest = output_digest
     run.excluded_events = prepared.excluded + outcome.report.get("not_rated", [])
     run.report = {"events": [e.code for e in prepared.events], **outcome.report}
-    run.stage_seconds = {k: round(v, 4) for k, v in result["stages"].items()}
+    run.stage_seconds = {k: round(v, 4) for k, v in stages.items()}
     run.status = RunStatus.SUCCEEDED
     run.finished_at = timezone.now()
     run.duration_seconds = time.perf_counter() - started

@@ -152,7 +152,7 @@ def bench_iccf(rng: random.Random) -> None:
         f"ICCF period end to end (20,000 players, 200,000 games, PostgreSQL): {total:.2f} s "
         f"(target < 20 s)"
     )
-    for name in ("read", "compute", "interpret", "store", "digest", "write"):
+    for name in ("read", "compute", "interpret", "entries", "store", "digest", "write"):
         print(f"  {name:10} {stages[name]:7.2f} s  {100 * stages[name] / total:5.1f} %")
     rest = total - sum(stages.values())
     print(f"  {'other':10} {rest:7.2f} s  {100 * rest / total:5.1f} %  (claim, commit, audit)")
