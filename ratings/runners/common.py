@@ -9,9 +9,10 @@ from datetime import date
 from functools import cached_property
 from typing import Any, NamedTuple
 
-from django.db.models import Case, FloatField, Q, Value, When
+from django.db.models import Case, F, FloatField, Q, Value, When
 from django.utils import timezone
 
+from federation.lookups import AnyOf
 from federation.models import Federation
 from ratings import provenance
 from ratings.models import ListStatus, RatingEntry, RatingList, RatingPeriod
@@ -156,7 +157,9 @@ def split_events(federation: Federation, events_in_window) -> tuple[list[Event],
 
 def played_game_rows(event_ids, **filters):
     """The played games (not byes or forfeits) of these events."""
-    return Game.objects.filter(event_id__in=event_ids, result__in=list(PLAYED_RESULTS), **filters)
+    return Game.objects.filter(
+        AnyOf(F("event_id"), event_ids), result__in=list(PLAYED_RESULTS), **filters
+    )
 
 
 def white_score():

@@ -8,7 +8,9 @@ from bisect import bisect_right
 from typing import NamedTuple
 
 import numpy as np
+from django.db.models import F
 
+from federation.lookups import AnyOf
 from ratings.column_read import NULL_DAY, day_of, read_columns
 from ratings.engines.core.months import add_months
 from ratings.engines.iccf.contract import RatedColumns, published_columns
@@ -160,7 +162,7 @@ def build(ctx: Context) -> Prepared:
 def _substitutions(event_ids: list[int], period_games: np.ndarray) -> list[tuple]:
     """Rule 6 substitutions in the period's games: (game id, side, replaced player id)."""
     found = list(
-        Substitution.objects.filter(game__event_id__in=event_ids).values_list(
+        Substitution.objects.filter(AnyOf(F("game__event_id"), event_ids)).values_list(
             "game_id", "side", "replaces_id"
         )
     )
