@@ -23,4 +23,8 @@ class AnyOf(In):
             raise EmptyResultSet  # as IN: an empty list matches nothing, without a query
         lhs, lhs_params = self.process_lhs(compiler, connection)
         _, prepared = self.batch_process_rhs(compiler, connection, values)
-        return f"{lhs} = ANY(%s)", (*lhs_params, list(prepared))
+        # the array typed as the column: an untyped one of small ints is int2[], whose `=` with
+        # a bigint column is not hashed, so PostgreSQL compared each row with every element
+        # (costed so, it chose an index scan three times slower than IN's plan)
+        array_type = self.lhs.output_field.cast_db_type(connection)
+        return f"{lhs} = ANY(%s::{array_type}[])", (*lhs_params, list(prepared))

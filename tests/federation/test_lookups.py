@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.db import connection
 from django.db.models import F
@@ -58,3 +60,27 @@ def test_on_postgresql_the_values_are_one_array_parameter(players):
     assert "= ANY(" in query["sql"] and " IN (" not in query["sql"]
     sql, params = Player.objects.filter(AnyOf(F("id"), ids)).query.sql_with_params()
     assert params == (ids,)
+
+
+def test_on_postgresql_the_plan_is_ins(players):
+    """The array has the column's type, so PostgreSQL costs (and plans) the query as IN's. An
+    untyped array of small ints (int2[]) was costed element by element against every row."""
+    if connection.vendor != "postgresql":
+        pytest.skip("PostgreSQL's planner")
+    federation = players[0].federation
+    many = Player.objects.bulk_create(
+        Player(federation=federation, federation_player_id=f"m{i}", surname="M", country="FR")
+        for i in range(400)
+    )
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE federation_player")
+    ids = [p.pk for p in many[::2]]
+
+    def plan(queryset) -> dict:
+        return json.loads(queryset.only("id").explain(format="json"))[0]["Plan"]
+
+    as_in, as_any = (
+        plan(Player.objects.filter(id__in=ids)),
+        plan(Player.objects.filter(AnyOf(F("id"), ids))),
+    )
+    assert (as_any["Node Type"], as_any["Total Cost"]) == (as_in["Node Type"], as_in["Total Cost"])
