@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -38,9 +39,15 @@ class Prepared:
     events: list[Event]
     excluded: list[dict]
     extra: dict = field(default_factory=dict)
-    # The database rows behind the input's list items, by the path of the list
-    # ({"games": ["event E, game 12", ...]}): how "changed since the run" is told in words.
-    labels: dict[str, list[str]] = field(default_factory=dict)
+    # Makes the labels (below) when first asked: a run stores them while its event ratings are
+    # copied, so the ICCF's 200,000 game labels are not made before that COPY can start.
+    label_source: Callable[[], dict[str, list[str]]] = dict
+
+    @cached_property
+    def labels(self) -> dict[str, list[str]]:
+        """The database rows behind the input's list items, by the path of the list
+        ({"games": ["event E, game 12", ...]}): how "changed since the run" is told in words."""
+        return self.label_source()
 
     @cached_property
     def engine_input(self) -> dict:

@@ -95,7 +95,7 @@ def build(ctx: Context) -> Prepared:
         rated_events,
         excluded,
         extra={"base": base, "grades": grades},
-        labels=labels,
+        label_source=lambda: labels,
     )
 
 

@@ -5,6 +5,7 @@ started; rule 6 substitutions are passed through to the engine."""
 from __future__ import annotations
 
 from bisect import bisect_right
+from functools import partial
 from typing import NamedTuple
 
 import numpy as np
@@ -140,9 +141,6 @@ def build(ctx: Context) -> Prepared:
             for index, (_, side, replaces) in zip(at, substituted, strict=True)
         ],
     )
-    labels = list(
-        map(game_label, map(code_of.__getitem__, sides.event.tolist()), sides.game.tolist())
-    )
     return Prepared(
         engine_input,
         events,
@@ -155,8 +153,13 @@ def build(ctx: Context) -> Prepared:
             "substitutions": substitutions,
             "fide_checks": as_report(c for pid, c in checks.items() if pid not in base),
         },
-        labels={"games": labels},
+        label_source=partial(_game_labels, code_of, sides),
     )
+
+
+def _game_labels(code_of: dict[int, str], sides: GameSides) -> dict[str, list[str]]:
+    games = map(game_label, map(code_of.__getitem__, sides.event.tolist()), sides.game.tolist())
+    return {"games": list(games)}
 
 
 def _substitutions(event_ids: list[int], period_games: np.ndarray) -> list[tuple]:

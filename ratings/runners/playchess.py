@@ -65,7 +65,7 @@ def build(ctx: Context) -> Prepared:
         events,
         excluded,
         extra={"games": games, "base": base},
-        labels={"games": [game_label(code_of[g[1]], g[0]) for g in games]},
+        label_source=lambda: {"games": [game_label(code_of[g[1]], g[0]) for g in games]},
     )
 
 

@@ -129,7 +129,7 @@ def build(ctx: Context) -> Prepared:
         events,
         excluded,
         extra={"base": base, **_title_history(ctx)},
-        labels=labels,
+        label_source=lambda: labels,
     )
 
 

@@ -41,6 +41,33 @@ def test_every_engine_run_of_the_demo_stores_input_and_output(rated_demo):
             assert record.stored_bytes < record.input_size + record.output_size
 
 
+def test_every_run_stores_a_label_for_each_list_item_of_its_input(rated_demo):
+    """The labels (made while the event ratings are copied) name the row behind each item of
+    the stored input, one per item, as the run's system reads them now."""
+    for system in SYSTEMS:
+        for run in _runs(system):
+            record = RunRecord.objects.get(run=run)
+            stored_input = json.loads(provenance.decompress(record.engine_input))
+            labels = json.loads(provenance.decompress(record.input_labels))
+            assert labels, f"run {run.pk} stored no labels"
+            for path, names in labels.items():
+                items = stored_input
+                for step in path.replace("]", "").replace("[", ".").split("."):
+                    items = items[int(step)] if step.isdigit() else items[step]
+                assert len(names) == len(items), (run.pk, path)
+                assert all(name.startswith("event ") for name in names), (run.pk, path)
+            if system == "iccf":
+                games = stored_input["games"]
+                assert labels["games"][0].endswith(f", game {run_game_ids(run)[0]}")
+                assert len(games) == len(run_game_ids(run))
+
+
+def run_game_ids(run: RatingRun) -> list[int]:
+    """The ids of the games an ICCF run rated, in its input's order (by id)."""
+    _, prepared = services.prepare_input(run.federation, run.period)
+    return prepared.extra["sides"].game.tolist()
+
+
 @pytest.mark.parametrize("system", SYSTEMS)
 def test_exported_input_through_the_engine_cli_prints_the_exported_output(
     rated_demo, system, tmp_path
