@@ -3,7 +3,8 @@
 A rating run reads a period's games by the ids of its events: 2,000 for the ICCF benchmark.
 As `IN (%s, …)` that is 2,000 placeholders for Django to compile, psycopg to number (its cache
 skips a statement that long) and PostgreSQL to parse; as `= ANY(%s)` it is one array value.
-Other databases get Django's IN. Used as an expression: filter(AnyOf(F("event_id"), ids)).
+Other databases get Django's IN. Used as an expression: filter(AnyOf(F("event_id"), ids)), with
+hashable values (ids, codes).
 """
 
 from __future__ import annotations

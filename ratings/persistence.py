@@ -121,6 +121,7 @@ def entry_rows(entries: Sequence[EntryRow], previous: dict[int, Previous]) -> li
 
 
 def write_entry_rows(rating_list: RatingList, rows: Sequence[tuple]) -> None:
+    """Rows of entry_rows() written as the list's entries."""
     list_id = rating_list.pk
     bulk_insert(RatingEntry, ENTRY_COLUMNS, ((list_id, *row) for row in rows))
 

@@ -265,11 +265,11 @@ def _write(run: RatingRun, result: dict, started: float) -> None:
     stages = result["stages"]
     mark = time.perf_counter()
     previous = persistence.previous_entries(ctx.base_list)  # a query: before the COPY holds on
+    stages["entries"] = time.perf_counter() - mark
     # The event ratings are written while the run's files are encoded and digested and the
     # entries' rows built (no query in this block); "write" is what is left to wait for when
     # they are done, and the rest.
     with persistence.event_ratings_written_alongside(run, outcome.event_ratings):
-        stages["entries"] = time.perf_counter() - mark
         mark = time.perf_counter()
         record, input_digest = _record(run, prepared, result["output"])
         stages["store"] = time.perf_counter() - mark
