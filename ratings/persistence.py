@@ -10,9 +10,19 @@ from typing import NamedTuple
 
 import numpy as np
 from django.db import connection
+from django.db.models.sql import InsertQuery
 
+from federation.prepared import server_binding_cursor
 from ratings import binary_copy
-from ratings.models import EventRating, RatingEntry, RatingList, RatingRun, SolvingNorm
+from ratings.models import (
+    EventRating,
+    ImmutableListError,
+    RatingEntry,
+    RatingList,
+    RatingRun,
+    RunRecord,
+    SolvingNorm,
+)
 from ratings.run_rows import EntryRow, EventRatingColumns, EventRatingRow, NormRow
 
 BATCH = 5000
@@ -244,6 +254,25 @@ def write_event_ratings(
             for r in rows
         ),
     )
+
+
+def write_record(record: RunRecord) -> None:
+    """INSERT the run's record (its engine input, output and labels). On PostgreSQL the values
+    go apart from the statement, the bytes as binary: Django's client-side binding would write
+    a period's 3.4 MB of compressed files into the statement as 6.8 MB of hex for the server to
+    parse (75-95 ms of the run's critical path against 40 ms)."""
+    if connection.vendor != "postgresql":
+        record.save(force_insert=True)
+        return
+    if not record._state.adding:
+        raise ImmutableListError(f"the stored input and output of run {record.run_id} are final")
+    query = InsertQuery(RunRecord)
+    query.insert_values(RunRecord._meta.local_concrete_fields, [record])
+    with server_binding_cursor(connection) as cursor:
+        for sql, params in query.get_compiler(connection=connection).as_sql():
+            cursor.execute(sql, params)
+    record._state.adding = False
+    record._state.db = connection.alias
 
 
 def write_norms(run: RatingRun, rows: Sequence[NormRow]) -> None:

@@ -290,7 +290,7 @@ def _write(run: RatingRun, result: dict, started: float) -> None:
     )
     persistence.write_entry_rows(rating_list, entry_rows)
     persistence.write_norms(run, outcome.norms)
-    record.save(force_insert=True)
+    persistence.write_record(record)
     _fault_pause()
     stages["write"] = time.perf_counter() - mark
     run.params = ctx.params
