@@ -209,9 +209,13 @@ class RunRecord(models.Model):
     def __str__(self) -> str:
         return f"input and output of run {self.run_id}"
 
-    def save(self, *args, **kwargs):
+    def refuse_if_stored(self) -> None:
+        """Written once: a record already in the database is never written again."""
         if not self._state.adding:
             raise ImmutableListError(f"the stored input and output of run {self.run_id} are final")
+
+    def save(self, *args, **kwargs):
+        self.refuse_if_stored()
         super().save(*args, **kwargs)
 
     @property

@@ -16,7 +16,6 @@ from federation.prepared import server_binding_cursor
 from ratings import binary_copy
 from ratings.models import (
     EventRating,
-    ImmutableListError,
     RatingEntry,
     RatingList,
     RatingRun,
@@ -265,8 +264,7 @@ def write_record(record: RunRecord) -> None:
     if connection.vendor != "postgresql":
         record.save(force_insert=True)
         return
-    if not record._state.adding:
-        raise ImmutableListError(f"the stored input and output of run {record.run_id} are final")
+    record.refuse_if_stored()
     query = InsertQuery(RunRecord)
     query.insert_values(RunRecord._meta.local_concrete_fields, [record])
     with server_binding_cursor(connection) as cursor:
