@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from typing import NamedTuple
+from typing import Protocol
 
 import numpy as np
 from django.db import connection
@@ -62,18 +62,15 @@ def _json_writer():
     return lambda value: _DUMPS(value) if value else "{}"
 
 
-class Previous(NamedTuple):
-    """A player's entry on the list a new one is compared with (RatingList.previous)."""
+class Previous(Protocol):
+    """A player's entry on the list a new one is compared with (RatingList.previous): a run's
+    runner read it as the run's base (ratings.runners.common.BaseEntry)."""
 
-    rating: float
-    published_rating: int
+    @property
+    def rating(self) -> float: ...
 
-
-def previous_entries(rating_list: RatingList | None) -> dict[int, Previous]:
-    if rating_list is None:
-        return {}
-    rows = rating_list.entries.values_list("player_id", "rating", "published_rating")
-    return {pid: Previous(rating, published) for pid, rating, published in rows}
+    @property
+    def published_rating(self) -> int: ...
 
 
 ENTRY_COLUMNS = [
@@ -97,14 +94,14 @@ ENTRY_COLUMNS = [
 
 
 def write_entries(
-    rating_list: RatingList, entries: Sequence[EntryRow], previous: dict[int, Previous]
+    rating_list: RatingList, entries: Sequence[EntryRow], previous: Mapping[int, Previous]
 ) -> None:
     """The entries with their ranks and changes against `previous`: `change` unrounded,
     `published_change` the difference of the published integers (what readers see)."""
     write_entry_rows(rating_list, entry_rows(entries, previous))
 
 
-def entry_rows(entries: Sequence[EntryRow], previous: dict[int, Previous]) -> list[tuple]:
+def entry_rows(entries: Sequence[EntryRow], previous: Mapping[int, Previous]) -> list[tuple]:
     """The entries as rows of ENTRY_COLUMNS but the list's id, which a run learns only once it
     has the connection back: it builds these while its event ratings are copied."""
     ranks = ranked(entries)

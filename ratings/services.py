@@ -263,9 +263,6 @@ def execute_run(*, run_id: int) -> RatingRun | None:
 def _write(run: RatingRun, result: dict, started: float) -> None:
     ctx, prepared, outcome = result["ctx"], result["prepared"], result["outcome"]
     stages = result["stages"]
-    mark = time.perf_counter()
-    previous = persistence.previous_entries(ctx.base_list)  # a query: before the COPY holds on
-    stages["entries"] = time.perf_counter() - mark
     # The event ratings are written while the run's files are encoded and digested and the
     # entries' rows built (no query in this block); "write" is what is left to wait for when
     # they are done, and the rest.
@@ -277,8 +274,9 @@ def _write(run: RatingRun, result: dict, started: float) -> None:
         output_digest = _output_digest(outcome)
         stages["digest"] = time.perf_counter() - mark
         mark = time.perf_counter()
-        entry_rows = persistence.entry_rows(outcome.entries, previous)
-        stages["entries"] += time.perf_counter() - mark
+        # changes against the list the run continues from, as its runner read it
+        entry_rows = persistence.entry_rows(outcome.entries, prepared.base)
+        stages["entries"] = time.perf_counter() - mark
         mark = time.perf_counter()
     rating_list = RatingList.objects.create(
         federation=run.federation,

@@ -42,6 +42,9 @@ class Prepared:
     # Makes the labels (below) when first asked: a run stores them while its event ratings are
     # copied, so the ICCF's 200,000 game labels are not made before that COPY can start.
     label_source: Callable[[], dict[str, list[str]]] = dict
+    # The entries of the list the run continues from, as the runner read them: the run's
+    # changes are taken against these (one read of that list, not a second before the write).
+    base: dict[int, BaseEntry] = field(default_factory=dict)
 
     @cached_property
     def labels(self) -> dict[str, list[str]]:
@@ -116,6 +119,7 @@ class BaseEntry(NamedTuple):
     provisional: bool
     half_rating: bool
     listed: bool
+    published_rating: int  # what readers saw: a run's published change is taken against it
 
 
 def base_entries(base_list: RatingList | None, with_state: bool = True) -> dict[int, BaseEntry]:
@@ -124,7 +128,8 @@ def base_entries(base_list: RatingList | None, with_state: bool = True) -> dict[
     if base_list is None:
         return {}
     fields = [f for f in BaseEntry._fields if with_state or f != "state"]
-    rows = RatingEntry.objects.filter(rating_list=base_list).values_list(*fields)
+    # unordered: the model's default order would join the list and its period to sort by them
+    rows = RatingEntry.objects.filter(rating_list=base_list).order_by().values_list(*fields)
     if with_state:
         return {row[0]: BaseEntry(*row) for row in rows}
     return {row[0]: BaseEntry(*row[:4], {}, *row[4:]) for row in rows}

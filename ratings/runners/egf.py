@@ -94,13 +94,14 @@ def build(ctx: Context) -> Prepared:
         engine_input,
         rated_events,
         excluded,
-        extra={"base": base, "grades": grades},
+        extra={"grades": grades},
+        base=base,
         label_source=lambda: labels,
     )
 
 
 def interpret(prepared: Prepared, output: dict) -> Outcome:
-    base, grades = prepared.extra["base"], prepared.extra["grades"]
+    base, grades = prepared.base, prepared.extra["grades"]
     list_date = prepared.extra["list_date"]
     latest: dict[int, float] = {}
     last_date: dict[int, str] = {}

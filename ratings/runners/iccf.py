@@ -21,6 +21,7 @@ from ratings.models import RatingEntry, RatingPeriod
 from ratings.periods import iccf_period_for_report
 from ratings.run_rows import EntryRow, EventRatingColumns
 from ratings.runners.common import (
+    BaseEntry,
     Context,
     Outcome,
     Prepared,
@@ -118,7 +119,7 @@ def build(ctx: Context) -> Prepared:
     unrated = np.array([entry is None for entry in on_base], dtype=bool)
     white = np.searchsorted(player_ids, sides.white)
     black = np.searchsorted(player_ids, sides.black)
-    white_start, black_start = _start_ratings(ctx, events, sides, (white, black), declared)
+    white_start, black_start = _start_ratings(ctx, events, sides, (white, black), declared, base)
     code_of = {event.id: event.code for event in events}
     substituted = sorted(substitutions)
     # a substituted game's index in the input: the games are in the order of their ids
@@ -148,12 +149,12 @@ def build(ctx: Context) -> Prepared:
         extra={
             "sides": sides,
             "player_ids": player_ids,  # the input's players, by index
-            "base": base,
             "late": late,
             "substitutions": substitutions,
             "fide_checks": as_report(c for pid, c in checks.items() if pid not in base),
         },
         label_source=partial(_game_labels, code_of, sides),
+        base=base,
     )
 
 
@@ -176,7 +177,12 @@ def _substitutions(event_ids: list[int], period_games: np.ndarray) -> list[tuple
 
 
 def _start_ratings(
-    ctx: Context, events, sides: GameSides, at: tuple[np.ndarray, np.ndarray], declared
+    ctx: Context,
+    events,
+    sides: GameSides,
+    at: tuple[np.ndarray, np.ndarray],
+    declared,
+    base: dict[int, BaseEntry],
 ) -> tuple[np.ndarray, np.ndarray]:
     """Rule 1.4: White's and Black's rating on the list valid when each game's tournament
     started (NaN: it started before any published list). A player not on that list was unrated
@@ -196,16 +202,29 @@ def _start_ratings(
     list_of_game = np.array([list_of_event.get(e, -1) for e in sides.event.tolist()])
     for list_id in np.unique(list_of_game[list_of_game >= 0]).tolist():
         rows = np.flatnonzero(list_of_game == list_id)
-        on_list = read_columns(
-            RatingEntry.objects.filter(rating_list_id=list_id),
-            {"player_id": "int", "rating": "float"},
-        )
-        order = np.argsort(on_list["player_id"])
-        listed, rating = on_list["player_id"][order], on_list["rating"][order]
+        listed, rating = _ratings_on(list_id, ctx, base)
         for players, index, start in zip((sides.white, sides.black), at, starts, strict=True):
             found, position = _positions_sorted(listed, players[rows])
             start[rows] = np.where(found, rating[position], initial[index[rows]])
     return starts
+
+
+def _ratings_on(
+    list_id: int, ctx: Context, base: dict[int, BaseEntry]
+) -> tuple[np.ndarray, np.ndarray]:
+    """The player ids on a published list, sorted, and their ratings. The list the run continues
+    from (where most tournaments of a period started) is the run's base, read already."""
+    if ctx.base_list is not None and list_id == ctx.base_list.pk:
+        ids = np.fromiter(base, dtype=np.int64, count=len(base))
+        rating = np.fromiter((e.rating for e in base.values()), np.float64, count=len(base))
+    else:
+        on_list = read_columns(
+            RatingEntry.objects.filter(rating_list_id=list_id),
+            {"player_id": "int", "rating": "float"},
+        )
+        ids, rating = on_list["player_id"], on_list["rating"]
+    order = np.argsort(ids)
+    return ids[order], rating[order]
 
 
 def _per_event_player(
@@ -269,7 +288,7 @@ def interpret(prepared: Prepared, output: dict | RatedColumns) -> Outcome:
     rated = _rated(output, columns.ids)
     listed = np.flatnonzero(rated.rated)
     listed_ids = player_ids[listed].tolist()
-    base = prepared.extra["base"]
+    base = prepared.base
     entries = [
         EntryRow(
             player_id=pid,

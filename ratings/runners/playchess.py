@@ -64,14 +64,15 @@ def build(ctx: Context) -> Prepared:
         engine_input,
         events,
         excluded,
-        extra={"games": games, "base": base},
+        extra={"games": games},
+        base=base,
         label_source=lambda: {"games": [game_label(code_of[g[1]], g[0]) for g in games]},
     )
 
 
 def interpret(prepared: Prepared, output: dict) -> Outcome:
     games = prepared.extra["games"]
-    base = prepared.extra["base"]
+    base = prepared.base
     played = defaultdict(int)
     per_event = defaultdict(list)  # (event, player) -> [game id, opponent, score, change]
     for game, result in zip(games, output["games"], strict=True):

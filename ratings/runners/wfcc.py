@@ -128,7 +128,8 @@ def build(ctx: Context) -> Prepared:
         engine_input,
         events,
         excluded,
-        extra={"base": base, **_title_history(ctx)},
+        extra=_title_history(ctx),
+        base=base,
         label_source=lambda: labels,
     )
 
@@ -154,7 +155,7 @@ def _title_history(ctx: Context) -> dict:
 
 
 def interpret(prepared: Prepared, output: dict) -> Outcome:
-    base = prepared.extra["base"]
+    base = prepared.base
     list_date = prepared.extra["list_date"]
     changes = defaultdict(list)
     list_rating: dict[int, float] = {}

@@ -90,8 +90,9 @@ def make_list(
 ) -> RatingList:
     """Entries ranked by rating (highest first); `unlisted` players are kept but not shown."""
     from ratings.engines.core.rounding import half_up_int
-    from ratings.persistence import previous_entries, write_entries
+    from ratings.persistence import write_entries
     from ratings.run_rows import EntryRow
+    from ratings.runners.common import base_entries
 
     # Written by hand, not by an engine: like an imported list, it has no engine input to check.
     run = RatingRun.objects.create(
@@ -114,7 +115,7 @@ def make_list(
         )
         for p, r in ratings.items()
     ]
-    write_entries(rating_list, rows, previous_entries(previous))
+    write_entries(rating_list, rows, base_entries(previous, with_state=False))
     listed = [row for row in rows if row.listed]
     RatingList.objects.filter(pk=rating_list.pk).update(entry_count=len(listed))
     rating_list.refresh_from_db()

@@ -1,0 +1,78 @@
+"""A run's changes (previous rating, change, published change) are taken against the list it
+continues from, as the run's runner read that list: every system, and one read per run."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from ratings import services, systems
+from ratings.models import RatingList
+from ratings.runners.common import Context, base_entries, base_list_for
+from ratings.runners.iccf import _ratings_on
+
+
+@pytest.mark.django_db
+def test_every_systems_changes_are_taken_against_the_list_it_continues_from(rated_demo):
+    lists = (
+        RatingList.objects.filter(previous__isnull=False)
+        .exclude(run__engine="import")  # an imported list's changes are the file's, not a run's
+        .select_related("federation", "previous")
+    )
+    rated_systems = set()
+    for rating_list in lists:
+        before = {
+            pid: (rating, published)
+            for pid, rating, published in rating_list.previous.entries.values_list(
+                "player_id", "rating", "published_rating"
+            )
+        }
+        entries = rating_list.entries.values_list(
+            "player_id", "rating", "published_rating", "previous_rating", "change",
+            "published_change",
+        )  # fmt: skip
+        for pid, rating, published, previous, change, published_change in entries:
+            if pid in before:
+                old, old_published = before[pid]
+                expected = (old, rating - old, published - old_published)
+            else:
+                expected = (None, None, None)
+            assert (previous, change, published_change) == expected, (rating_list, pid)
+        rated_systems.add(rating_list.federation.system)
+    assert rated_systems == {system.code for system in systems.ALL}
+
+
+def test_a_run_reads_the_list_it_continues_from_once(iccf_world):
+    with CaptureQueriesContext(connection) as queries:
+        run = services.run_now(federation=iccf_world["federation"], period_code="2026Q1")
+    assert run.status == "succeeded", run.error
+    base = run.rating_list.previous
+    reads = [
+        q["sql"]
+        for q in queries.captured_queries
+        if q["sql"].lstrip().startswith("SELECT")
+        and '"ratings_ratingentry"' in q["sql"]
+        and f'"rating_list_id" = {base.pk}' in q["sql"]
+    ]
+    assert len(reads) == 1, reads
+    # the continuing players' changes came from that one read
+    assert run.rating_list.entries.exclude(previous_rating=None).count() == base.entries.count()
+
+
+def test_start_ratings_on_the_base_list_are_the_ones_stored(iccf_world):
+    """Rule 1.4 reads the list valid when a tournament started; for the run's base list it takes
+    the run's read of it. Both ways give what the database holds: the base list and an older
+    one."""
+    federation = iccf_world["federation"]
+    first = services.run_now(federation=federation, period_code="2026Q1")
+    services.publish_list(list_id=first.rating_list.pk)
+    second = services.run_now(federation=federation, period_code="2026Q2")
+    ctx = Context(federation, second.period, base_list_for(federation, second.period), {})
+    assert ctx.base_list == first.rating_list
+    base = base_entries(ctx.base_list, with_state=False)
+    older = first.rating_list.previous
+    for rating_list in (ctx.base_list, older):
+        stored = sorted(rating_list.entries.values_list("player_id", "rating"))
+        ids, ratings = _ratings_on(rating_list.pk, ctx, base)
+        assert list(zip(ids.tolist(), ratings.tolist(), strict=True)) == stored
