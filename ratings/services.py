@@ -228,6 +228,12 @@ def compute_period(federation: Federation, period: RatingPeriod, base_list=_BASE
     }
 
 
+def digest_engine_versions() -> dict[str, str]:
+    """Every system's installed engine version, digested now: a worker does this when it starts
+    (ratings.tasks), so that its first run does not parse the engines' files (75 ms a system)."""
+    return {system.code: installed_engine_version(system.code) for system in systems.ALL}
+
+
 def execute_run(*, run_id: int) -> RatingRun | None:
     """Compute a queued run and write its draft list; a no-op for a duplicate delivery."""
     started = time.perf_counter()

@@ -3,9 +3,16 @@
 from __future__ import annotations
 
 from celery import shared_task
+from celery.signals import worker_init
 from django.utils import timezone
 
 from ratings import live, services
+
+
+@worker_init.connect
+def digest_engine_versions(**_) -> None:
+    """Before the worker forks its pool: each process inherits the digests."""
+    services.digest_engine_versions()
 
 
 @shared_task(name="ratings.execute_run", acks_late=True, reject_on_worker_lost=True)
