@@ -32,6 +32,7 @@ from federation.models import Federation, Player
 from federation.player_search import player_name_q
 from federation.prepared import (
     PreparedValues,
+    binary_results,
     marker_int,
     marker_text,
     rows_together,
@@ -556,6 +557,7 @@ def _rows_by_id(ids: list[int]) -> list[dict]:
 def _entry_rows(sql: str, params: list) -> list[tuple]:
     """The rows of a statement of ENTRY_FIELDS' columns."""
     with server_binding_cursor(connection) as db:  # prepared after a few pages (PostgreSQL)
+        binary_results(db)  # numbers, text and booleans: ENTRY_FIELDS hold nothing else
         db.execute(sql, params)
         return db.fetchall()
 

@@ -290,6 +290,10 @@ def test_the_fixed_keyset_query_gives_the_orm_rows(big, ascending, size):
         ]
         got = selectors._keyset_rows(rating_list.pk, bound, cursor, ascending, size)
         assert got == expected, (bound, cursor)
+        # and each value of the type the ORM gives (rows come in binary on PostgreSQL)
+        assert [[type(v) for v in r.values()] for r in got] == [
+            [type(v) for v in r.values()] for r in expected
+        ]
         assert all(type(r["active"]) is bool for r in got)
 
 
