@@ -175,7 +175,7 @@ def _iccf_period(federation, *, first: bool):
     from ratings.runners import iccf as runner
     from ratings.runners.common import Context, base_list_for
 
-    gc.collect()  # each run starts with what the ones before it left collected
+    gc.collect()  # each run starts without the garbage of the ones before it
     profile = cProfile.Profile() if os.environ.get("BENCH_PROFILE") == "1" else None
     started = time.perf_counter()
     if profile is not None:
