@@ -17,12 +17,11 @@ from collections.abc import Mapping
 from datetime import date
 
 import numpy as np
-import psycopg
 from django.core.exceptions import EmptyResultSet
 from django.db import connections
 from django.db.models import QuerySet
 
-from federation.prepared import server_binding_cursor
+from federation.prepared import binary_results, server_binding_cursor
 
 NULL_INT = np.iinfo(np.int64).min
 NULL_DAY = np.iinfo(np.int32).min  # PostgreSQL's binary -infinity date
@@ -55,8 +54,7 @@ def read_columns(queryset: QuerySet, kinds: Mapping[str, str]) -> dict[str, np.n
         for i, name in enumerate(names)
     )
     with server_binding_cursor(connection) as cursor:
-        # binary results: the joined values arrive as they are, not as hexadecimal text
-        cursor.cursor.format = psycopg.pq.Format.BINARY
+        binary_results(cursor)  # the joined values arrive as they are, not as hexadecimal text
         cursor.execute(f"SELECT {joined} FROM ({sql}) AS q ({aliases})", params)
         values = cursor.fetchone()
     return {name: _of_bytes(value, kinds[name]) for name, value in zip(names, values, strict=True)}
