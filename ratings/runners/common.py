@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -142,6 +143,20 @@ def published_lists(federation: Federation) -> list[tuple[date, int]]:
         .order_by("period__valid_from", "id")
         .values_list("period__valid_from", "id")
     )
+
+
+def lists_valid_at_start(federation: Federation, events) -> dict[int, int]:
+    """Event id → id of the published list valid when it started (RULES 1.4, §5), for every
+    event that started after a list was published: one read of the lists for all the events.
+    Ties on a date go to the newest list, as in published_list_valid_on."""
+    lists = published_lists(federation)
+    valid_dates = [valid_from for valid_from, _ in lists]
+    found = {}
+    for event in events:
+        position = bisect_right(valid_dates, event.start)
+        if position:
+            found[event.id] = lists[position - 1][1]
+    return found
 
 
 def published_list_valid_on(federation: Federation, day: date) -> RatingList | None:

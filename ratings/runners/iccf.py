@@ -4,7 +4,6 @@ started; rule 6 substitutions are passed through to the engine."""
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from functools import partial
 from typing import NamedTuple
 
@@ -27,8 +26,8 @@ from ratings.runners.common import (
     Prepared,
     base_entries,
     game_label,
+    lists_valid_at_start,
     played_game_rows,
-    published_lists,
     split_events,
     white_score,
 )
@@ -188,13 +187,7 @@ def _start_ratings(
     started (NaN: it started before any published list). A player not on that list was unrated
     then: his initial rating is his start rating (his declared FIDE rating, or 1800).
     ``at``: each side's index in the players, whose ``declared`` FIDE ratings are given."""
-    lists = published_lists(ctx.federation)
-    valid_dates = [valid_from for valid_from, _ in lists]
-    list_of_event = {}
-    for event in events:
-        position = bisect_right(valid_dates, event.start)
-        if position:
-            list_of_event[event.id] = lists[position - 1][1]
+    list_of_event = lists_valid_at_start(ctx.federation, events)
     starts = (np.full(len(sides.game), np.nan), np.full(len(sides.game), np.nan))
     if not list_of_event:
         return starts

@@ -12,7 +12,7 @@ from collections import defaultdict
 from datetime import date
 from decimal import Decimal
 
-from django.db.models import Max
+from django.db.models import Count, Max
 
 from federation.models import Player
 from ratings.engines import wfcc as engine
@@ -24,14 +24,15 @@ from ratings.models import ListStatus, RatingEntry, SolvingNorm
 from ratings.periods import wfcc_expired, wfcc_next_list_rating, wfcc_period_for_tournament
 from ratings.run_rows import EntryRow, EventRatingRow, NormRow
 from ratings.runners.common import (
+    BaseEntry,
     Context,
     Outcome,
     Prepared,
     base_entries,
-    published_list_valid_on,
+    lists_valid_at_start,
     split_events,
 )
-from tournaments.models import Championship, Event, EventKind, SolverScore
+from tournaments.models import Championship, Event, EventKind, Problem, SolverScore
 
 CHAMPIONSHIPS = {Championship.WCSC, Championship.ECSC}
 
@@ -42,16 +43,36 @@ def _kt(event: Event) -> float:
     return float(CATEGORY_KT.get(event.rating_class, 1))
 
 
-def _list_ratings(rating_list) -> dict[int, float]:
-    if rating_list is None:
-        return {}
-    return {
-        pid: rating
-        for pid, rating, half in rating_list.entries.values_list(
-            "player_id", "rating", "half_rating"
-        )
-        if not half
-    }
+def _start_ratings(ctx: Context, events, base: dict[int, BaseEntry]) -> dict[int, dict[int, float]]:
+    """Event id → the full ratings (half-ratings left out) on the list valid when it started.
+    Each list is read once, however many tournaments started under it; the list the run
+    continues from, where most of a quarter's tournaments started, is the run's base."""
+    list_of_event = lists_valid_at_start(ctx.federation, events)
+    on_list: dict[int, dict[int, float]] = {}
+    for list_id in set(list_of_event.values()):
+        if ctx.base_list is not None and list_id == ctx.base_list.pk:
+            rows = ((pid, entry.rating, entry.half_rating) for pid, entry in base.items())
+        else:
+            rows = (
+                RatingEntry.objects.filter(rating_list_id=list_id)
+                .order_by()
+                .values_list("player_id", "rating", "half_rating")
+            )
+        on_list[list_id] = {pid: rating for pid, rating, half in rows if not half}
+    return {event.id: on_list.get(list_of_event.get(event.id), {}) for event in events}
+
+
+def _problem_counts(events) -> dict[int, dict[int, int]]:
+    """Event id → round → number of problems, in one query for all the events."""
+    counts: dict[int, dict[int, int]] = defaultdict(dict)
+    for event_id, round_no, count in (
+        Problem.objects.filter(event__in=events)
+        .order_by()
+        .values_list("event_id", "round")
+        .annotate(count=Count("id"))
+    ):
+        counts[event_id][round_no] = count
+    return counts
 
 
 def build(ctx: Context) -> Prepared:
@@ -77,13 +98,9 @@ def build(ctx: Context) -> Prepared:
     ):
         scores[event_id][solver_id][round_no] += points
         times[event_id][solver_id] += minutes or 0
-    problem_counts = defaultdict(lambda: defaultdict(int))
-    for event in events:
-        for problem in event.problems.all():
-            problem_counts[event.id][problem.round] += 1
-    start_lists = {
-        e.id: _list_ratings(published_list_valid_on(ctx.federation, e.start)) for e in events
-    }
+    problem_counts = _problem_counts(events)
+    base = base_entries(ctx.base_list)
+    start_lists = _start_ratings(ctx, events, base)
     solver_ids = {pid for per_event in scores.values() for pid in per_event}
     countries = dict(Player.objects.filter(id__in=solver_ids).values_list("id", "country"))
     tournaments = []
@@ -108,7 +125,6 @@ def build(ctx: Context) -> Prepared:
                 problems=tuple(problem_counts[event.id][r] for r in rounds),
             )
         )
-    base = base_entries(ctx.base_list)
     engine_input = {
         "params": ctx.params,
         # solvers without a full rating bring their half-ratings; the engine carries them on

@@ -3,14 +3,24 @@ continues from, as the run's runner read that list: every system, and one read p
 
 from __future__ import annotations
 
+import re
+from collections import Counter
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from ratings import services, systems
-from ratings.models import RatingList
-from ratings.runners.common import Context, base_entries, base_list_for
+from ratings.models import ListStatus, RatingList
+from ratings.runners.common import (
+    Context,
+    base_entries,
+    base_list_for,
+    published_list_valid_on,
+)
 from ratings.runners.iccf import _ratings_on
+from ratings.runners.wfcc import _start_ratings as _wfcc_start_ratings
+from tournaments.models import Event
 
 
 @pytest.mark.django_db
@@ -76,3 +86,52 @@ def test_start_ratings_on_the_base_list_are_the_ones_stored(iccf_world):
         stored = sorted(rating_list.entries.values_list("player_id", "rating"))
         ids, ratings = _ratings_on(rating_list.pk, ctx, base)
         assert list(zip(ids.tolist(), ratings.tolist(), strict=True)) == stored
+
+
+def _wfcc_runs():
+    lists = RatingList.objects.filter(federation__system="wfcc", status=ListStatus.PUBLISHED)
+    return [rl.run for rl in lists.exclude(run__engine="import").select_related("run")]
+
+
+@pytest.mark.django_db
+def test_wfcc_start_ratings_come_from_the_list_valid_when_each_tournament_started(rated_demo):
+    """RULES §5: a tournament is rated with the list valid at its start. Read once per list (the
+    base list from the run's own read), each event's start ratings equal that list's full
+    ratings as the database holds them, half-ratings left out."""
+    lists_used = set()
+    for run in _wfcc_runs():
+        ctx = Context(run.federation, run.period, run.rating_list.previous, {})
+        events = list(
+            Event.objects.filter(federation=run.federation, code__in=run.report["events"])
+        )
+        assert events
+        starts = _wfcc_start_ratings(ctx, events, base_entries(ctx.base_list))
+        for event in events:
+            valid = published_list_valid_on(run.federation, event.start)
+            expected = {}
+            if valid is not None:
+                lists_used.add("base" if valid == ctx.base_list else "older")
+                expected = dict(
+                    valid.entries.filter(half_rating=False).values_list("player_id", "rating")
+                )
+            assert starts[event.id] == expected, (run.period.code, event.code)
+    assert "base" in lists_used
+
+
+@pytest.mark.django_db
+def test_a_wfcc_run_reads_each_list_and_the_problems_once(rated_demo):
+    """However many tournaments a quarter counts, its build reads each list they started under
+    once and the problems of all of them in one query (it read both per tournament before)."""
+    run = max(_wfcc_runs(), key=lambda r: len(r.report["events"]))
+    assert len(run.report["events"]) > 1
+    ctx = Context(run.federation, run.period, run.rating_list.previous, dict(run.params or {}))
+    with CaptureQueriesContext(connection) as queries:
+        systems.WFCC.runner.build(ctx)
+    selects = [q["sql"] for q in queries.captured_queries if q["sql"].lstrip().startswith("SELECT")]
+    entry_reads = Counter(
+        re.search(r'"rating_list_id" = (\d+)', sql).group(1)
+        for sql in selects
+        if 'FROM "ratings_ratingentry"' in sql and re.search(r'"rating_list_id" = \d+', sql)
+    )
+    assert entry_reads and set(entry_reads.values()) == {1}, entry_reads
+    assert len([sql for sql in selects if 'FROM "tournaments_problem"' in sql]) == 1
