@@ -7,6 +7,8 @@ For every generated period, valid or not: ``canonical_bytes()`` is byte for byte
 
 from __future__ import annotations
 
+from unittest import mock
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -15,7 +17,7 @@ from hypothesis import strategies as st
 from ratings import provenance
 from ratings.engines.core import jsonio
 from ratings.engines.core.errors import EngineInputError
-from ratings.engines.iccf import contract
+from ratings.engines.iccf import contract, input_columns
 from ratings.engines.iccf.input_columns import InputColumns
 
 # Usual values, values repr writes with an exponent, -0.0 and the bounds ...
@@ -116,9 +118,11 @@ def _document(output):
 
 
 @settings(max_examples=500, deadline=None)
-@given(period())
-def test_columns_write_the_documents_canonical_bytes(columns):
-    by_columns = _outcome(columns.canonical_bytes)
+@given(period(), st.integers(1, 5))
+def test_columns_write_the_documents_canonical_bytes(columns, piece_rows):
+    """Whatever the number of games formatted per step (a period's are formatted in pieces)."""
+    with mock.patch.object(input_columns, "PIECE_ROWS", piece_rows):
+        by_columns = _outcome(columns.canonical_bytes)
     by_document = _outcome(provenance.canonical_bytes, columns.to_json())
     if isinstance(by_document, str):  # json.dumps refuses NaN and infinities: so do the columns
         assert isinstance(by_columns, str)

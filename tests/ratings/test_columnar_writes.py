@@ -6,13 +6,14 @@ back as the rows the row writer stores."""
 from __future__ import annotations
 
 import math
+from unittest import mock
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ratings import binary_copy, persistence
+from ratings import binary_copy, output_digest, persistence
 from ratings.models import EventRating, RatingRun
 from ratings.output_digest import events_json
 from ratings.run_rows import EventRatingColumns
@@ -98,6 +99,25 @@ def _rows(draw_pairs, before, after, games):
 def test_digest_of_columns_equals_the_digest_of_their_rows(pairs, before, after, games):
     rows = _rows(pairs, before, after, games)
     assert events_json(rows) == events_json(list(rows))
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(1, 2**40), st.integers(1, 2**40)), max_size=30),
+    st.lists(st.one_of(finite, st.just(math.nan)), max_size=30),
+    st.integers(1, 8),
+)
+def test_the_digest_formats_columns_in_pieces_that_join_to_the_rows_json(pairs, before, piece_rows):
+    """The digest feeds its hash piece by piece (no formatting call over all of a period's rows,
+    which would hold the GIL while the COPY thread needs it): the pieces join to the rows'
+    JSON, one piece of rows per PIECE_ROWS."""
+    rows = _rows(pairs, before, [], [])
+    with mock.patch.object(output_digest, "PIECE_ROWS", piece_rows):
+        pieces = list(output_digest.events_json_pieces(rows))
+    assert b"".join(pieces).decode() == events_json(list(rows))
+    row_pieces = [p for p in pieces[1:-1] if p != b","]
+    assert len(row_pieces) == -(-len(rows) // piece_rows)
+    assert all(p.count(b"[") <= piece_rows for p in row_pieces)
 
 
 @pytest.mark.postgres

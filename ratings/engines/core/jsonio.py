@@ -144,6 +144,12 @@ def float_texts_once(values, nan_text: str | None = None) -> list[str]:
     """``float_texts`` of each value, each distinct value written once (a player's rating
     repeats at every game and event of his period): distinct by bits, since -0.0 is written
     apart from 0.0. NaN is written ``nan_text`` where one is given."""
+    return float_text_array(values, nan_text).tolist()
+
+
+def float_text_array(values, nan_text: str | None = None):
+    """``float_texts_once`` as a NumPy array of the texts (objects), for callers that slice or
+    place them without a list in between."""
     import numpy as np
 
     values = np.ascontiguousarray(values, dtype=np.float64)
@@ -153,7 +159,7 @@ def float_texts_once(values, nan_text: str | None = None) -> list[str]:
     written = distinct == distinct if nan_text is not None else np.ones(len(distinct), bool)
     texts[~written] = nan_text
     texts[written] = float_texts(distinct[written])
-    return texts[slot].tolist()
+    return texts[slot]
 
 
 def _orjson_texts(values) -> list[str]:

@@ -105,9 +105,10 @@ class InputColumns:
         # one format per kind of game (a runner gives both start ratings or neither)
         for kind, (white_given, black_given) in _GAME_KINDS.items():
             rows = np.flatnonzero((has_white == white_given) & (has_black == black_given))
-            if len(rows):
-                values = [columns[key][rows].tolist() for key in _KEYS_OF[kind]]
-                texts[rows] = list(map(kind.__mod__, zip(*values, strict=True)))
+            for start in range(0, len(rows), PIECE_ROWS):
+                piece = rows[start : start + PIECE_ROWS]
+                values = [columns[key][piece].tolist() for key in _KEYS_OF[kind]]
+                texts[piece] = list(map(kind.__mod__, zip(*values, strict=True)))
         return texts.tolist()
 
     def _player_texts(self, names: list[str]) -> list[str]:
@@ -166,6 +167,11 @@ class InputColumns:
 
 
 # a game's text for each combination of start ratings given (White's, Black's), keys sorted
+# Games formatted per step: a run stores its input while its event ratings' COPY goes on in a
+# second thread, which one formatting call over a period's 200,000 games would keep waiting for
+# the GIL (ratings.persistence.event_ratings_written_alongside).
+PIECE_ROWS = 16_384
+
 _GAME_KINDS = {
     '{"black":%s,"result":%s,"white":%s}': (False, False),
     '{"black":%s,"black_start":%s,"result":%s,"white":%s,"white_start":%s}': (True, True),
@@ -186,7 +192,7 @@ def _texts_where(values: np.ndarray, present: np.ndarray) -> np.ndarray:
         given = values[present]
         if not np.isfinite(given).all():
             raise ValueError("Out of range float values are not JSON compliant")
-        texts[present] = np.array(jsonio.float_texts_once(given), dtype=object)
+        texts[present] = jsonio.float_text_array(given)
     return texts
 
 
