@@ -14,15 +14,17 @@ not live yet (the live run continues from published lists only).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+import numpy as np
 from django.db import transaction
 from django.utils import timezone
 
 from federation.models import Federation
-from ratings import periods
+from ratings import periods, persistence
 from ratings.engines.core.gc_pause import cycle_collector_paused
 from ratings.models import (
     ListStatus,
-    LiveEventRating,
     LiveRating,
     LiveRun,
     RatingEntry,
@@ -30,6 +32,7 @@ from ratings.models import (
     RatingPeriod,
 )
 from ratings.page_cache import bump_generation
+from ratings.run_rows import EventRatingColumns, EventRatingRow
 from tournaments.models import Event, EventStatus
 
 
@@ -71,6 +74,27 @@ def live_period(federation: Federation, base: RatingList | None) -> RatingPeriod
     )
 
 
+LIVE_RATING_COLUMNS = [
+    "live_run_id",
+    "player_id",
+    "rating",
+    "rd",
+    "published_rating",
+    "published_rd",
+    "official_rating",
+    "games",
+    "provisional",
+    "half_rating",
+]
+
+
+def _distinct(rows: Sequence[EventRatingRow] | EventRatingColumns, name: str) -> set[int]:
+    """The distinct event or player ids of event ratings (columns: without a row each)."""
+    if isinstance(rows, EventRatingColumns):
+        return set(np.unique(getattr(rows, name)).tolist())
+    return {getattr(row, name) for row in rows}
+
+
 def refresh_live(federation_id: int) -> LiveRun | None:
     """Recompute the federation's live ratings; None when no accepted result awaits a list."""
     from ratings.engines.core.version import installed_engine_version
@@ -90,7 +114,7 @@ def refresh_live(federation_id: int) -> LiveRun | None:
         prepared, outcome = result["prepared"], result["outcome"]
         if not prepared.events or not outcome.event_ratings:
             return None
-        counted = {row.event_id for row in outcome.event_ratings}
+        counted = _distinct(outcome.event_ratings, "event_id")
         live = LiveRun.objects.create(
             federation=federation,
             base_list=base,
@@ -102,7 +126,7 @@ def refresh_live(federation_id: int) -> LiveRun | None:
             input_digest=canonical_digest(prepared.engine_input),
             events=[event.code for event in prepared.events if event.pk in counted],
         )
-        moved = {row.player_id for row in outcome.event_ratings}
+        moved = _distinct(outcome.event_ratings, "player_id")
         official = {}
         if base is not None:
             official = dict(
@@ -110,37 +134,27 @@ def refresh_live(federation_id: int) -> LiveRun | None:
                     "player_id", "rating"
                 )
             )
-        LiveRating.objects.bulk_create(
-            LiveRating(
-                live_run=live,
-                player_id=e.player_id,
-                rating=e.rating,
-                rd=e.rd,
-                published_rating=e.published_rating,
-                published_rd=e.published_rd,
-                official_rating=official.get(e.player_id),
-                games=e.games,
-                provisional=e.provisional,
-                half_rating=e.half_rating,
-            )
-            for e in outcome.entries
-            if e.player_id in moved
+        persistence.bulk_insert(
+            LiveRating,
+            LIVE_RATING_COLUMNS,
+            (
+                (
+                    live.pk,
+                    e.player_id,
+                    e.rating,
+                    e.rd,
+                    e.published_rating,
+                    e.published_rd,
+                    official.get(e.player_id),
+                    e.games,
+                    e.provisional,
+                    e.half_rating,
+                )
+                for e in outcome.entries
+                if e.player_id in moved
+            ),
         )
-        LiveEventRating.objects.bulk_create(
-            LiveEventRating(
-                live_run=live,
-                event_id=r.event_id,
-                player_id=r.player_id,
-                before=r.before,
-                after=r.after,
-                before_rd=r.before_rd,
-                after_rd=r.after_rd,
-                games=r.games,
-                score=r.score,
-                details=r.details,
-            )
-            for r in outcome.event_ratings
-        )
+        persistence.write_live_event_ratings(live, outcome.event_ratings)
     return live
 
 

@@ -16,6 +16,8 @@ from federation.prepared import server_binding_cursor
 from ratings import binary_copy
 from ratings.models import (
     EventRating,
+    LiveEventRating,
+    LiveRun,
     RatingEntry,
     RatingList,
     RatingRun,
@@ -165,12 +167,14 @@ def wire_column(model, name: str, values, null: np.ndarray | None = None) -> bin
     return binary_copy.Column(binary_copy.WIRE_TYPES[field.db_type(connection)], values, null)
 
 
-def _event_rating_columns(run: RatingRun, rows: EventRatingColumns) -> dict:
+def _event_rating_columns(model, owner: str, owner_id: int, rows: EventRatingColumns) -> dict:
+    """The binary COPY columns of event ratings of a run or live run (`owner` its column)."""
+
     def column(name: str, values: np.ndarray, nullable: bool = False) -> binary_copy.Column:
-        return wire_column(EventRating, name, values, np.isnan(values) if nullable else None)
+        return wire_column(model, name, values, np.isnan(values) if nullable else None)
 
     return {
-        "run_id": column("run_id", run.pk),
+        owner: column(owner, owner_id),
         "event_id": column("event_id", rows.event_id),
         "player_id": column("player_id", rows.player_id),
         "before": column("before", rows.before, nullable=True),
@@ -203,7 +207,9 @@ def event_ratings_written_alongside(
         write_event_ratings(run, rows)
         return
     connection.ensure_connection()
-    columns = _event_rating_columns(run, rows)  # here: reading field types needs Django's wrapper
+    columns = _event_rating_columns(
+        EventRating, "run_id", run.pk, rows
+    )  # here: reading field types needs Django's wrapper
     table = EventRating._meta.db_table
     # leaving the executor waits for the COPY even when the body failed, so the transaction is
     # never rolled back under it
@@ -213,30 +219,50 @@ def event_ratings_written_alongside(
         copying.result()
 
 
+EVENT_RATING_FIELDS = [
+    "event_id",
+    "player_id",
+    "before",
+    "after",
+    "before_rd",
+    "after_rd",
+    "games",
+    "score",
+    "details",
+]
+
+
 def write_event_ratings(
     run: RatingRun, rows: Sequence[EventRatingRow] | EventRatingColumns
 ) -> None:
-    """The row writer (batched INSERTs) of event ratings that do not go by binary COPY (see
+    """The row writer of event ratings that do not go by binary COPY (see
     event_ratings_written_alongside, the only way a run writes them)."""
+    _write_event_rating_rows(EventRating, "run_id", run.pk, rows)
+
+
+def write_live_event_ratings(
+    live_run: LiveRun, rows: Sequence[EventRatingRow] | EventRatingColumns
+) -> None:
+    """A live run's event ratings, written as a run writes its own: columns by binary COPY on
+    PostgreSQL (an ICCF period's 400,000 rows), rows by COPY or INSERTs."""
+    if not _copied_in_binary(rows):
+        _write_event_rating_rows(LiveEventRating, "live_run_id", live_run.pk, rows)
+        return
+    connection.ensure_connection()
+    columns = _event_rating_columns(LiveEventRating, "live_run_id", live_run.pk, rows)
+    _copy_binary(connection.connection, LiveEventRating._meta.db_table, columns, len(rows))
+
+
+def _write_event_rating_rows(model, owner: str, owner_id: int, rows) -> None:
+    """Event ratings of a run or live run (`owner` its column) row by row: COPY of text rows
+    on PostgreSQL, batched INSERTs elsewhere."""
     as_json = _json_writer()
-    columns = [
-        "run_id",
-        "event_id",
-        "player_id",
-        "before",
-        "after",
-        "before_rd",
-        "after_rd",
-        "games",
-        "score",
-        "details",
-    ]
     bulk_insert(
-        EventRating,
-        columns,
+        model,
+        [owner, *EVENT_RATING_FIELDS],
         (
             (
-                run.pk,
+                owner_id,
                 r.event_id,
                 r.player_id,
                 r.before,

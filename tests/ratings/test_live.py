@@ -42,6 +42,7 @@ def test_live_equals_the_official_run_of_the_same_period(iccf_world):
     assert run is not None and run.period_code == "2026Q1" and run.events == ["S1"]
     assert run.base_list.period.code == "2025Q4"
     official = services.run_now(federation=federation, period_code="2026Q1")
+    _live_ratings_match_the_entries(run, official)
     entries = {e.player_id: e for e in official.rating_list.entries.all()}
     found = list(LiveRating.objects.filter(live_run=run))
     assert {r.player_id for r in found} == {p.pk for p in iccf_world["players"]}
@@ -54,12 +55,44 @@ def test_live_equals_the_official_run_of_the_same_period(iccf_world):
             e.published_rd,
         )
         assert r.games == e.games
-    stored = sorted(
-        EventRating.objects.filter(run=official).values_list("player_id", "before", "after")
+    assert _event_rows(LiveEventRating.objects.filter(live_run=run)) == _event_rows(
+        EventRating.objects.filter(run=official)
     )
-    assert stored == sorted(
-        LiveEventRating.objects.filter(live_run=run).values_list("player_id", "before", "after")
+
+
+def _event_rows(queryset):
+    """Every stored column of event ratings: a live run writes what a run writes (ICCF's in
+    columns, by binary COPY on PostgreSQL; EGF's as rows, with their details)."""
+    return sorted(
+        queryset.values_list(
+            "event_id",
+            "player_id",
+            "before",
+            "after",
+            "before_rd",
+            "after_rd",
+            "games",
+            "score",
+            "details",
+        ),  # fmt: skip
+        key=lambda row: row[:2],
     )
+
+
+def _live_ratings_match_the_entries(run, official):
+    """Each player the live run moved has the official run's entry, and the base list's rating
+    as his official one."""
+    entries = {e.player_id: e for e in official.rating_list.entries.all()}
+    base = dict(run.base_list.entries.values_list("player_id", "rating")) if run.base_list else {}
+    found = list(run.ratings.all())
+    assert found
+    for r in found:
+        e = entries[r.player_id]
+        assert (r.rating, r.rd, r.published_rating, r.published_rd, r.games) == (
+            e.rating, e.rd, e.published_rating, e.published_rd, e.games,
+        )  # fmt: skip
+        assert (r.provisional, r.half_rating) == (e.provisional, e.half_rating)
+        assert r.official_rating == base.get(r.player_id)
 
 
 def test_live_is_never_a_list_and_changes_nothing_published(iccf_world):
@@ -282,6 +315,10 @@ def test_egf_live_follows_the_list_and_its_explain_recomputes_each_tournament(db
     official = services.run_now(federation=federation, period_code="2025-02")
     entries = {e.player_id: e.rating for e in official.rating_list.entries.all()}
     assert {r.player_id: r.rating for r in run.ratings.all()} == entries
+    _live_ratings_match_the_entries(run, official)
+    live_rows = _event_rows(LiveEventRating.objects.filter(live_run=run))
+    assert live_rows == _event_rows(EventRating.objects.filter(run=official))
+    assert all(row[-1]["games"] for row in live_rows)  # EGF's rows carry their games
     _current, report = explain_live(k1)
     assert [er.event.code for er, _x in report.sections] == ["T2", "T3"]
     assert report.matches and report.recomputed == pytest.approx(entries[k1.pk], abs=1e-9)
