@@ -207,9 +207,8 @@ def event_ratings_written_alongside(
         write_event_ratings(run, rows)
         return
     connection.ensure_connection()
-    columns = _event_rating_columns(
-        EventRating, "run_id", run.pk, rows
-    )  # here: reading field types needs Django's wrapper
+    # here: reading field types needs Django's wrapper
+    columns = _event_rating_columns(EventRating, "run_id", run.pk, rows)
     table = EventRating._meta.db_table
     # leaving the executor waits for the COPY even when the body failed, so the transaction is
     # never rolled back under it

@@ -166,12 +166,12 @@ class InputColumns:
         )
 
 
-# a game's text for each combination of start ratings given (White's, Black's), keys sorted
 # Games formatted per step: a run stores its input while its event ratings' COPY goes on in a
 # second thread, which one formatting call over a period's 200,000 games would keep waiting for
 # the GIL (ratings.persistence.event_ratings_written_alongside).
 PIECE_ROWS = 16_384
 
+# a game's text for each combination of start ratings given (White's, Black's), keys sorted
 _GAME_KINDS = {
     '{"black":%s,"result":%s,"white":%s}': (False, False),
     '{"black":%s,"black_start":%s,"result":%s,"white":%s,"white_start":%s}': (True, True),
