@@ -9,7 +9,7 @@ import pytest
 from django.conf import settings
 from django.db import transaction
 
-from ratings import live, live_triggers, services
+from ratings import live, live_triggers, persistence, services
 from ratings.explain import explain_live
 from ratings.models import (
     EventRating,
@@ -63,20 +63,7 @@ def test_live_equals_the_official_run_of_the_same_period(iccf_world):
 def _event_rows(queryset):
     """Every stored column of event ratings: a live run writes what a run writes (ICCF's in
     columns, by binary COPY on PostgreSQL; EGF's as rows, with their details)."""
-    return sorted(
-        queryset.values_list(
-            "event_id",
-            "player_id",
-            "before",
-            "after",
-            "before_rd",
-            "after_rd",
-            "games",
-            "score",
-            "details",
-        ),  # fmt: skip
-        key=lambda row: row[:2],
-    )
+    return sorted(queryset.values_list(*persistence.EVENT_RATING_FIELDS), key=lambda row: row[:2])
 
 
 def _live_ratings_match_the_entries(run, official):
