@@ -12,9 +12,14 @@ from dataclasses import dataclass
 
 UNLOCK_TABLE = "immutability_unlock"
 
-# The tables a rating run writes hundreds of thousands of rows to at once: their costly INSERT
-# guards run once per statement (Guard.per_statement).
-BULK_WRITTEN = ("ratings_eventrating", "ratings_ratingentry")
+# The tables a rating run or a live refresh writes hundreds of thousands of rows to at once:
+# their costly INSERT guards run once per statement (Guard.per_statement).
+BULK_WRITTEN = (
+    "ratings_eventrating",
+    "ratings_ratingentry",
+    "ratings_liveeventrating",
+    "ratings_liverating",
+)
 
 
 @dataclass(frozen=True)

@@ -498,8 +498,19 @@ class LiveRun(models.Model):
 class LiveRating(ConstraintErrorsOnFields, models.Model):
     """A player's unofficial current rating: his result of the federation's live run."""
 
-    live_run = models.ForeignKey(LiveRun, on_delete=models.CASCADE, related_name="ratings")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="live_ratings")
+    # Keyed by (live run, player), checked per statement as a run's rows are (EventRating): a
+    # refresh writes a federation's moved players at once. The player's index serves his page.
+    pk = models.CompositePrimaryKey("live_run", "player")
+    live_run = models.ForeignKey(
+        LiveRun,
+        on_delete=models.CASCADE,
+        related_name="ratings",
+        db_index=False,
+        db_constraint=False,
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="live_ratings", db_constraint=False
+    )
     rating = models.FloatField()
     rd = models.FloatField(null=True, blank=True)
     published_rating = models.IntegerField()  # rounded as a list would round it
@@ -508,16 +519,6 @@ class LiveRating(ConstraintErrorsOnFields, models.Model):
     games = models.PositiveIntegerField(default=0)
     provisional = models.BooleanField(default=False)
     half_rating = models.BooleanField(default=False)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(
-                fields=["live_run", "player"],
-                name="liverating_one_per_run",
-                violation_error_message=_("This player already has a live rating in this run."),
-                violation_error_code="player",
-            ),
-        ]
 
     def __str__(self) -> str:
         return f"{self.player}: live {self.published_rating} (unofficial)"
@@ -535,9 +536,23 @@ class LiveRating(ConstraintErrorsOnFields, models.Model):
 class LiveEventRating(ConstraintErrorsOnFields, models.Model):
     """Before and after of one event in a live run (as EventRating for a rating run)."""
 
-    live_run = models.ForeignKey(LiveRun, on_delete=models.CASCADE, related_name="event_ratings")
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="+")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    # Keyed by (live run, event, player) with no surrogate id, its keys checked per statement:
+    # an ICCF refresh writes 400,000 rows, as a run does (EventRating). The event's index serves
+    # the guards of an event's deletion, the player's his explanations.
+    pk = models.CompositePrimaryKey("live_run", "event", "player")
+    live_run = models.ForeignKey(
+        LiveRun,
+        on_delete=models.CASCADE,
+        related_name="event_ratings",
+        db_index=False,
+        db_constraint=False,
+    )
+    event = models.ForeignKey(
+        Event, on_delete=models.CASCADE, related_name="+", db_constraint=False
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="+", db_constraint=False
+    )
     before = models.FloatField(null=True, blank=True)
     after = models.FloatField()
     before_rd = models.FloatField(null=True, blank=True)
@@ -545,16 +560,6 @@ class LiveEventRating(ConstraintErrorsOnFields, models.Model):
     games = models.PositiveIntegerField(default=0)
     score = models.FloatField(null=True, blank=True)
     details = models.JSONField(default=dict, blank=True)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(
-                fields=["live_run", "event", "player"],
-                name="liveeventrating_one_per_event",
-                violation_error_message=_("This player already has this event in this live run."),
-                violation_error_code="player",
-            ),
-        ]
 
     def __str__(self) -> str:
         return f"{self.player} at {self.event} (live): {self.before} → {self.after}"

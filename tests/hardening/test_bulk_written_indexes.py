@@ -16,7 +16,7 @@ from django.apps import apps
 from django.db import connection, models
 
 from federation.triggers import BULK_WRITTEN
-from tests.hardening.model_keys import key_columns
+from tests.hardening.model_keys import key_columns, table_key_columns
 
 pytestmark = pytest.mark.django_db
 
@@ -36,6 +36,7 @@ def _indexes(table: str) -> list[dict]:
         found = connection.introspection.get_constraints(cursor, table)
     return [
         {"name": name, **info}
+        | ({"columns": table_key_columns(table)} if info["primary_key"] else {})
         for name, info in found.items()
         if info["index"] or info["unique"] or info["primary_key"]
     ]

@@ -18,7 +18,14 @@ from federation.references import (
     unconstrained_references,
 )
 from federation.triggers import BULK_WRITTEN
-from ratings.models import EventRating, RatingEntry, RatingList, RatingRun
+from ratings.models import (
+    EventRating,
+    LiveEventRating,
+    LiveRating,
+    RatingEntry,
+    RatingList,
+    RatingRun,
+)
 from tests.factories import make_world
 from tests.hardening.model_keys import key_values, where_key
 
@@ -34,6 +41,11 @@ def test_only_the_bulk_written_tables_trade_constraints_for_statement_checks():
         "ratings_eventrating.event_id",
         "ratings_eventrating.player_id",
         "ratings_eventrating.run_id",
+        "ratings_liveeventrating.event_id",
+        "ratings_liveeventrating.live_run_id",
+        "ratings_liveeventrating.player_id",
+        "ratings_liverating.live_run_id",
+        "ratings_liverating.player_id",
         "ratings_ratingentry.player_id",
         "ratings_ratingentry.rating_list_id",
     ]
@@ -60,6 +72,8 @@ def _row(world, table: str):
     return {
         "ratings_eventrating": world["ratings.EventRating"],
         "ratings_ratingentry": world["ratings.RatingEntry"],
+        "ratings_liveeventrating": world["ratings.LiveEventRating"],
+        "ratings_liverating": world["ratings.LiveRating"],
     }[table]
 
 
@@ -74,7 +88,13 @@ def _refused(message: str, sql: str, params=()) -> None:
 
 
 def _fresh_owner(world, table: str) -> tuple[str, int]:
-    """(owner column, id) of a draft run or list of the world's federation to add rows to."""
+    """(owner column, id) of a draft run or list of the world's federation to add rows to, or of
+    its live run emptied (one per federation)."""
+    if table in ("ratings_liveeventrating", "ratings_liverating"):
+        live_run = world["ratings.LiveRun"]
+        LiveEventRating.objects.filter(live_run=live_run).delete()
+        LiveRating.objects.filter(live_run=live_run).delete()
+        return "live_run_id", live_run.pk
     run = RatingRun.objects.create(
         federation=world["federation.Federation"],
         period=world["ratings.RatingList"].period,
@@ -151,3 +171,7 @@ def test_the_orm_still_protects_and_cascades(world):
     run_id = draft.run_id
     draft.run.delete()
     assert not EventRating.objects.filter(run_id=run_id).exists()
+    live_run = world["ratings.LiveRun"]
+    live_run.delete()  # as a refresh replaces it: its rows go first
+    assert not LiveRating.objects.filter(live_run_id=live_run.pk).exists()
+    assert not LiveEventRating.objects.filter(live_run_id=live_run.pk).exists()

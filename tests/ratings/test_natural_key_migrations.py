@@ -1,0 +1,132 @@
+"""The migrations that move a table from an auto id to its natural composite key, both ways,
+with rows in the table: Django does not move a table to a composite key, so each migration does
+it by hand on each database. Ratings 0018 keys a run's event ratings by (event, run, player);
+0019 the live event ratings by (live run, event, player) and the live ratings by (live run,
+player), their references checked by triggers instead of constraints. Every row and value must
+survive each way, the key (or, backwards, the unique constraint) must refuse a second row with
+the same key, and the guards must be back after migrate."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+from django.db import IntegrityError, connection, transaction
+from django.db.migrations.executor import MigrationExecutor
+
+from ratings.guards import reinstall_guards
+from ratings.models import EventRating, LiveEventRating, LiveRating, RatingList
+from tests.factories import make_world
+from tests.hardening.model_keys import key_columns, table_key_columns
+
+
+@dataclass(frozen=True)
+class KeyMigration:
+    model: type
+    before: str  # the migration before the move (the ratings app's)
+    keyed: str
+    owner: str  # the key's field naming the run or live run the test's rows belong to
+
+    @property
+    def table(self) -> str:
+        return self.model._meta.db_table
+
+    @property
+    def values(self) -> tuple[str, ...]:
+        """The key's columns, then every other but the JSON details."""
+        key = key_columns(self.model)
+        fields = self.model._meta.local_concrete_fields
+        return key + tuple(f.column for f in fields if f.column not in (*key, "details"))
+
+    @property
+    def details(self) -> bool:
+        """The table has a JSON details column (NOT NULL)."""
+        return any(f.column == "details" for f in self.model._meta.local_concrete_fields)
+
+
+BEFORE_LIVE = "0018_event_ratings_keyed_by_event_run_player"
+LIVE = "0019_live_ratings_keyed_and_statement_checked"
+MIGRATIONS = [
+    KeyMigration(EventRating, "0017_event_ratings_indexed_by_event_first", BEFORE_LIVE, "run"),
+    KeyMigration(LiveEventRating, BEFORE_LIVE, LIVE, "live_run"),
+    KeyMigration(LiveRating, BEFORE_LIVE, LIVE, "live_run"),
+]
+
+
+def _migrate(name: str) -> None:
+    executor = MigrationExecutor(connection)
+    executor.migrate([("ratings", name)])
+
+
+def _rows(case: KeyMigration) -> list[tuple]:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {', '.join(case.values)} FROM {case.table} "
+            f"ORDER BY {', '.join(key_columns(case.model))}"
+        )
+        return cursor.fetchall()
+
+
+def _insert(case: KeyMigration, row: tuple) -> None:
+    columns = case.values + (("details",) if case.details else ())
+    values = list(row) + (["{}"] if case.details else [])
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {case.table} ({', '.join(columns)}) "
+            f"VALUES ({', '.join(['%s'] * len(columns))})",
+            values,
+        )
+
+
+def _add_rows(case: KeyMigration, world: dict) -> None:
+    """A row for each player of the world's event besides the one it has."""
+    owner = world["ratings.RatingRun" if case.owner == "run" else "ratings.LiveRun"]
+    for i, player in enumerate(world["players"]):
+        if player == world["federation.Player"]:
+            continue
+        if case.model is LiveRating:
+            LiveRating.objects.create(
+                live_run=owner, player=player, rating=1500.25 + i, published_rating=1500 + i
+            )
+        else:
+            case.model.objects.create(
+                **{case.owner: owner},
+                event=world["tournaments.Event"],
+                player=player,
+                before=None,
+                after=1500.25 + i,
+                games=i,
+            )
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("case", MIGRATIONS, ids=lambda case: case.table)
+def test_the_key_migration_keeps_every_row_both_ways(case):
+    world = make_world("mk")  # with one row of each rating model
+    _add_rows(case, world)
+    RatingList.objects.filter(pk=world["ratings.RatingList"].pk).update(
+        status="published", published_by=world["user"]
+    )
+    stored = _rows(case)
+    key = key_columns(case.model)
+    assert len(stored) >= 3 and case.values[: len(key)] == key
+    try:
+        _migrate(case.before)
+        assert table_key_columns(case.table) == ["id"]
+        assert _rows(case) == stored
+        with connection.cursor() as cursor:
+            cursor.execute(f"SELECT count(DISTINCT id) FROM {case.table}")
+            assert cursor.fetchone()[0] == len(stored)
+        with pytest.raises(IntegrityError):  # the unique constraint is back
+            _insert(case, stored[0])
+    finally:
+        _migrate(case.keyed)
+        reinstall_guards(sender=None)  # what post_migrate runs after a migrate
+    assert table_key_columns(case.table) == list(key)
+    assert _rows(case) == stored
+    with pytest.raises(IntegrityError):
+        _insert(case, stored[0])
+    row = list(stored[0])
+    row[case.values.index("player_id")] = max(p.pk for p in world["players"]) + 1000
+    with pytest.raises(IntegrityError):  # the references' guard (or the published rows')
+        _insert(case, tuple(row))
