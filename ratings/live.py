@@ -14,6 +14,7 @@ not live yet (the live run continues from published lists only).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 
 import numpy as np
@@ -21,7 +22,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from federation.models import Federation
-from ratings import periods, persistence
+from ratings import periods, persistence, provenance
 from ratings.engines.core.gc_pause import cycle_collector_paused
 from ratings.models import (
     ListStatus,
@@ -98,7 +99,7 @@ def _distinct(rows: Sequence[EventRatingRow] | EventRatingColumns, name: str) ->
 def refresh_live(federation_id: int) -> LiveRun | None:
     """Recompute the federation's live ratings; None when no accepted result awaits a list."""
     from ratings.engines.core.version import installed_engine_version
-    from ratings.services import canonical_digest, compute_period
+    from ratings.services import compute_period
 
     with transaction.atomic():
         # One refresh at a time per federation: the second waits, then recomputes afresh.
@@ -115,6 +116,7 @@ def refresh_live(federation_id: int) -> LiveRun | None:
         if not prepared.events or not outcome.event_ratings:
             return None
         counted = _distinct(outcome.event_ratings, "event_id")
+        engine_input = prepared.input_bytes()  # from the columns, as a run's record
         live = LiveRun.objects.create(
             federation=federation,
             base_list=base,
@@ -122,8 +124,8 @@ def refresh_live(federation_id: int) -> LiveRun | None:
             computed_at=timezone.now(),
             engine_version=installed_engine_version(federation.system),
             params=result["ctx"].params,
-            engine_input=prepared.engine_input,
-            input_digest=canonical_digest(prepared.engine_input),
+            engine_input=provenance.compress(engine_input),
+            input_digest=provenance.digest(engine_input),
             events=[event.code for event in prepared.events if event.pk in counted],
         )
         moved = _distinct(outcome.event_ratings, "player_id")
@@ -185,12 +187,10 @@ def live_context(live: LiveRun):
 def stored_input(report) -> dict:
     """The live run's engine input (always stored), checked against a rebuild from today's
     database (`report.inputs_match`)."""
-    from ratings.services import canonical_digest
-
-    live = report.live
     from ratings import systems
 
+    live = report.live
     prepared = systems.of(live.federation).runner.build(live_context(live))
-    report.inputs_match = canonical_digest(prepared.engine_input) == live.input_digest
+    report.inputs_match = provenance.digest(prepared.input_bytes()) == live.input_digest
     report.input_stored = True
-    return live.engine_input
+    return json.loads(provenance.decompress(live.engine_input))

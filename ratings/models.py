@@ -485,7 +485,9 @@ class LiveRun(models.Model):
     computed_at = models.DateTimeField()
     engine_version = models.CharField(max_length=40, blank=True)
     params = models.JSONField(default=dict, blank=True)
-    engine_input = models.JSONField(default=dict, blank=True)  # complete: its explain reads it
+    # The complete input, as a run's record stores its own: canonical JSON, zlib-compressed
+    # (ratings/provenance.py), whose SHA-256 is input_digest. Its explain reads it.
+    engine_input = models.BinaryField(default=b"", blank=True)
     input_digest = models.CharField(max_length=64, blank=True)
     events = models.JSONField(default=list, blank=True)  # codes of the events it counted
 

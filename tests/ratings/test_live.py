@@ -9,7 +9,7 @@ import pytest
 from django.conf import settings
 from django.db import transaction
 
-from ratings import live, live_triggers, persistence, services
+from ratings import live, live_triggers, persistence, provenance, services
 from ratings.explain import explain_live
 from ratings.models import (
     EventRating,
@@ -58,6 +58,11 @@ def test_live_equals_the_official_run_of_the_same_period(iccf_world):
     assert _event_rows(LiveEventRating.objects.filter(live_run=run)) == _event_rows(
         EventRating.objects.filter(run=official)
     )
+    # its input stored as the run stores its own: the same bytes, the same digest
+    assert provenance.decompress(run.engine_input) == provenance.decompress(
+        official.record.engine_input
+    )
+    assert run.input_digest == official.input_digest
 
 
 def _event_rows(queryset):
@@ -255,6 +260,11 @@ def test_live_explain_recomputes_the_live_rating(iccf_world, client):
     assert current == row
     assert report.inputs_match is True
     assert report.recomputed == pytest.approx(row.rating, abs=1e-9) and report.matches
+    game = Game.objects.filter(white=player).first() or Game.objects.get(black=player)
+    Game.objects.filter(pk=game.pk).update(result="0-1" if game.result != "0-1" else "1-0")
+    _, changed = explain_live(player)  # before the refresh the edit sends: the stored input
+    assert changed.inputs_match is False
+    assert changed.recomputed == report.recomputed and changed.matches
     page = client.get(f"/federations/{federation.code}/players/{player.federation_player_id}/live/")
     text = page.content.decode()
     assert page.status_code == 200 and "unofficial" in text

@@ -12,19 +12,18 @@ from dataclasses import dataclass
 
 import pytest
 from django.db import IntegrityError, connection, transaction
-from django.db.migrations.executor import MigrationExecutor
 
 from ratings.guards import reinstall_guards
 from ratings.models import EventRating, LiveEventRating, LiveRating, RatingList
 from tests.factories import make_world
 from tests.hardening.model_keys import key_columns, table_key_columns
+from tests.ratings.migration_steps import migrate_ratings, migrate_ratings_to_latest
 
 
 @dataclass(frozen=True)
 class KeyMigration:
     model: type
-    before: str  # the migration before the move (the ratings app's)
-    keyed: str
+    before: str  # the ratings app's migration before the move
     owner: str  # the key's field naming the run or live run the test's rows belong to
 
     @property
@@ -44,18 +43,12 @@ class KeyMigration:
         return any(f.column == "details" for f in self.model._meta.local_concrete_fields)
 
 
-BEFORE_LIVE = "0018_event_ratings_keyed_by_event_run_player"
-LIVE = "0019_live_ratings_keyed_and_statement_checked"
+BEFORE_LIVE = "0018_event_ratings_keyed_by_event_run_player"  # 0019 moves the live tables
 MIGRATIONS = [
-    KeyMigration(EventRating, "0017_event_ratings_indexed_by_event_first", BEFORE_LIVE, "run"),
-    KeyMigration(LiveEventRating, BEFORE_LIVE, LIVE, "live_run"),
-    KeyMigration(LiveRating, BEFORE_LIVE, LIVE, "live_run"),
+    KeyMigration(EventRating, "0017_event_ratings_indexed_by_event_first", "run"),  # by 0018
+    KeyMigration(LiveEventRating, BEFORE_LIVE, "live_run"),
+    KeyMigration(LiveRating, BEFORE_LIVE, "live_run"),
 ]
-
-
-def _migrate(name: str) -> None:
-    executor = MigrationExecutor(connection)
-    executor.migrate([("ratings", name)])
 
 
 def _rows(case: KeyMigration) -> list[tuple]:
@@ -111,7 +104,7 @@ def test_the_key_migration_keeps_every_row_both_ways(case):
     key = key_columns(case.model)
     assert len(stored) >= 3 and case.values[: len(key)] == key
     try:
-        _migrate(case.before)
+        migrate_ratings(case.before)
         assert table_key_columns(case.table) == ["id"]
         assert _rows(case) == stored
         with connection.cursor() as cursor:
@@ -120,7 +113,7 @@ def test_the_key_migration_keeps_every_row_both_ways(case):
         with pytest.raises(IntegrityError):  # the unique constraint is back
             _insert(case, stored[0])
     finally:
-        _migrate(case.keyed)
+        migrate_ratings_to_latest()
         reinstall_guards(sender=None)  # what post_migrate runs after a migrate
     assert table_key_columns(case.table) == list(key)
     assert _rows(case) == stored
