@@ -116,16 +116,13 @@ def refresh_live(federation_id: int) -> LiveRun | None:
         if not prepared.events or not outcome.event_ratings:
             return None
         counted = _distinct(outcome.event_ratings, "event_id")
-        engine_input = prepared.input_bytes()  # from the columns, as a run's record
-        live = LiveRun.objects.create(
+        live = LiveRun.objects.create(  # its input is set with its rows, below
             federation=federation,
             base_list=base,
             period_code=period.code,
             computed_at=timezone.now(),
             engine_version=installed_engine_version(federation.system),
             params=result["ctx"].params,
-            engine_input=provenance.compress(engine_input),
-            input_digest=provenance.digest(engine_input),
             events=[event.code for event in prepared.events if event.pk in counted],
         )
         moved = _distinct(outcome.event_ratings, "player_id")
@@ -136,10 +133,12 @@ def refresh_live(federation_id: int) -> LiveRun | None:
                     "player_id", "rating"
                 )
             )
-        persistence.bulk_insert(
-            LiveRating,
-            LIVE_RATING_COLUMNS,
-            (
+        # as a run: the event ratings go in while the input is encoded (no query in the block)
+        with persistence.event_ratings_written_alongside(live, outcome.event_ratings):
+            engine_input = prepared.input_bytes()  # from the columns, as a run's record
+            stored_input = provenance.compress(engine_input)
+            input_digest = provenance.digest(engine_input)
+            live_ratings = [
                 (
                     live.pk,
                     e.player_id,
@@ -154,9 +153,9 @@ def refresh_live(federation_id: int) -> LiveRun | None:
                 )
                 for e in outcome.entries
                 if e.player_id in moved
-            ),
-        )
-        persistence.write_live_event_ratings(live, outcome.event_ratings)
+            ]
+        persistence.write_live_input(live, stored_input, input_digest)
+        persistence.bulk_insert(LiveRating, LIVE_RATING_COLUMNS, live_ratings)
     return live
 
 

@@ -10,7 +10,7 @@ from typing import Protocol
 
 import numpy as np
 from django.db import connection
-from django.db.models.sql import InsertQuery
+from django.db.models.sql import InsertQuery, UpdateQuery
 
 from federation.prepared import server_binding_cursor
 from ratings import binary_copy
@@ -192,24 +192,33 @@ def _copied_in_binary(rows: Sequence[EventRatingRow] | EventRatingColumns) -> bo
     return isinstance(rows, EventRatingColumns) and connection.vendor == "postgresql"
 
 
+def _event_ratings_of(owner: RatingRun | LiveRun) -> tuple[type, str]:
+    """The event ratings' model of a run or live run, and its column naming the owner."""
+    if isinstance(owner, LiveRun):
+        return LiveEventRating, "live_run_id"
+    return EventRating, "run_id"
+
+
 @contextmanager
 def event_ratings_written_alongside(
-    run: RatingRun, rows: Sequence[EventRatingRow] | EventRatingColumns
+    owner: RatingRun | LiveRun, rows: Sequence[EventRatingRow] | EventRatingColumns
 ) -> Iterator[None]:
-    """Write the run's event ratings while the body runs; leaving waits for them and raises
-    their error. A period's 400,000 rows keep PostgreSQL busy for seconds (four indexes and the
-    guards), time this process would spend waiting: on PostgreSQL the binary COPY goes on a
-    second thread over the same connection (psycopg connections are thread-safe, Django's
-    wrapper is per thread) while the body encodes, compresses and digests the run's files. The
-    body must not query meanwhile (it would wait for the COPY). Elsewhere: after the body."""
+    """Write the event ratings of a run (or live run) while the body runs; leaving waits for
+    them and raises their error. A period's 400,000 rows keep PostgreSQL busy for seconds (the
+    key, the player's index and the guards), time this process would spend waiting: on
+    PostgreSQL the binary COPY goes on a second thread over the same connection (psycopg
+    connections are thread-safe, Django's wrapper is per thread) while the body encodes,
+    compresses and digests the run's files. The body must not query meanwhile (it would wait
+    for the COPY). Elsewhere, and for rows: after the body, by the row writer."""
+    model, column = _event_ratings_of(owner)
     if not _copied_in_binary(rows):
         yield
-        write_event_ratings(run, rows)
+        _write_event_rating_rows(model, column, owner.pk, rows)
         return
     connection.ensure_connection()
     # here: reading field types needs Django's wrapper
-    columns = _event_rating_columns(EventRating, "run_id", run.pk, rows)
-    table = EventRating._meta.db_table
+    columns = _event_rating_columns(model, column, owner.pk, rows)
+    table = model._meta.db_table
     # leaving the executor waits for the COPY even when the body failed, so the transaction is
     # never rolled back under it
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="event-ratings-copy") as pool:
@@ -229,27 +238,6 @@ EVENT_RATING_FIELDS = [
     "score",
     "details",
 ]
-
-
-def write_event_ratings(
-    run: RatingRun, rows: Sequence[EventRatingRow] | EventRatingColumns
-) -> None:
-    """The row writer of event ratings that do not go by binary COPY (see
-    event_ratings_written_alongside, the only way a run writes them)."""
-    _write_event_rating_rows(EventRating, "run_id", run.pk, rows)
-
-
-def write_live_event_ratings(
-    live_run: LiveRun, rows: Sequence[EventRatingRow] | EventRatingColumns
-) -> None:
-    """A live run's event ratings, written as a run writes its own: columns by binary COPY on
-    PostgreSQL (an ICCF period's 400,000 rows), rows by COPY or INSERTs."""
-    if not _copied_in_binary(rows):
-        _write_event_rating_rows(LiveEventRating, "live_run_id", live_run.pk, rows)
-        return
-    connection.ensure_connection()
-    columns = _event_rating_columns(LiveEventRating, "live_run_id", live_run.pk, rows)
-    _copy_binary(connection.connection, LiveEventRating._meta.db_table, columns, len(rows))
 
 
 def _write_event_rating_rows(model, owner: str, owner_id: int, rows) -> None:
@@ -294,6 +282,21 @@ def write_record(record: RunRecord) -> None:
             cursor.execute(sql, params)
     record._state.adding = False
     record._state.db = connection.alias
+
+
+def write_live_input(live: LiveRun, stored: bytes, digest: str) -> None:
+    """Set a live run's stored input (compressed canonical bytes) and its digest. On PostgreSQL
+    the bytes go apart from the statement, as a run's record's do (write_record): an ICCF
+    period's 3 MB would otherwise go into the statement as hex."""
+    live.engine_input, live.input_digest = stored, digest
+    if connection.vendor != "postgresql":
+        live.save(update_fields=["engine_input", "input_digest"])
+        return
+    query = UpdateQuery(LiveRun)
+    query.add_update_values({"engine_input": stored, "input_digest": digest})
+    query.add_filter("pk", live.pk)
+    with server_binding_cursor(connection) as cursor:
+        cursor.execute(*query.get_compiler(connection=connection).as_sql())
 
 
 def write_norms(run: RatingRun, rows: Sequence[NormRow]) -> None:

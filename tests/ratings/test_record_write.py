@@ -1,6 +1,7 @@
 """A run's record (its compressed engine input, output and labels) is written by
-persistence.write_record: on PostgreSQL with its bytes bound on the server, in binary, not as hex
-inside the statement; everywhere, it reads back byte for byte and is written once."""
+persistence.write_record, and a live run's compressed input by persistence.write_live_input: on
+PostgreSQL with their bytes bound on the server, in binary, not as hex inside the statement;
+everywhere, they read back byte for byte, and a record is written once."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 from django.db import connection
 
 from ratings import persistence
-from ratings.models import ImmutableListError, RatingRun, RunRecord
+from ratings.models import ImmutableListError, LiveRun, RatingRun, RunRecord
 from tests.factories import make_world
 
 
@@ -55,25 +56,53 @@ def test_a_record_is_written_once(settings):
     assert bytes(RunRecord.objects.get(pk=record.run_id).engine_output) == b""
 
 
-@pytest.mark.postgres
-@pytest.mark.django_db
-def test_the_record_is_bound_on_the_server(settings):
+def _bound_on_the_server(table: str, write, value: bytes) -> None:
     """Django's own cursor binds on the client (a psycopg ClientCursor): it would put the bytes
     into the statement as hex text, twice their size, for the server to parse."""
     import psycopg
 
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    record = _record(make_world("sb"), 3)
-    inserts = []
+    statements = []
 
     def watch(execute, sql, params, many, context):
-        if sql.startswith('INSERT INTO "ratings_runrecord"'):
-            inserts.append((context["cursor"].cursor, sql, params))
+        if f'"{table}"' in sql:
+            statements.append((context["cursor"].cursor, sql, params))
         return execute(sql, params, many, context)
 
     with connection.execute_wrapper(watch):
-        persistence.write_record(record)
-    [(cursor, sql, params)] = inserts
+        write()
+    [(cursor, sql, params)] = statements
     assert not isinstance(cursor, psycopg.ClientCursor)
     assert len(sql) < 1000  # the values travel apart from the statement
-    assert record.engine_input in [getattr(value, "obj", value) for value in params]
+    assert value in [getattr(param, "obj", param) for param in params]
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db
+def test_the_record_is_bound_on_the_server(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    record = _record(make_world("sb"), 3)
+    _bound_on_the_server(
+        "ratings_runrecord", lambda: persistence.write_record(record), record.engine_input
+    )
+
+
+@pytest.mark.django_db
+def test_a_live_input_reads_back_byte_for_byte(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    live = make_world("lw")["ratings.LiveRun"]
+    stored = _record(make_world("lx"), 4).engine_input
+    persistence.write_live_input(live, stored, "d" * 64)
+    again = LiveRun.objects.get(pk=live.pk)
+    assert bytes(again.engine_input) == stored and again.input_digest == "d" * 64
+    assert again.period_code == live.period_code  # the rest of the row untouched
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db
+def test_a_live_input_is_bound_on_the_server(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    live = make_world("lb")["ratings.LiveRun"]
+    stored = _record(make_world("lc"), 5).engine_input
+    _bound_on_the_server(
+        "ratings_liverun", lambda: persistence.write_live_input(live, stored, "e" * 64), stored
+    )
