@@ -28,7 +28,6 @@ from ratings.models import (
     ListStatus,
     LiveRating,
     LiveRun,
-    RatingEntry,
     RatingList,
     RatingPeriod,
 )
@@ -126,13 +125,7 @@ def refresh_live(federation_id: int) -> LiveRun | None:
             events=[event.code for event in prepared.events if event.pk in counted],
         )
         moved = _distinct(outcome.event_ratings, "player_id")
-        official = {}
-        if base is not None:
-            official = dict(
-                RatingEntry.objects.filter(rating_list=base, player_id__in=moved).values_list(
-                    "player_id", "rating"
-                )
-            )
+        on_base = prepared.base  # the base list's entries as the runner read them: no second read
         # as a run: the event ratings go in while the input is encoded (no query in the block)
         with persistence.event_ratings_written_alongside(live, outcome.event_ratings):
             engine_input = prepared.input_bytes()  # from the columns, as a run's record
@@ -146,7 +139,7 @@ def refresh_live(federation_id: int) -> LiveRun | None:
                     e.rd,
                     e.published_rating,
                     e.published_rd,
-                    official.get(e.player_id),
+                    on_base[e.player_id].rating if e.player_id in on_base else None,
                     e.games,
                     e.provisional,
                     e.half_rating,
