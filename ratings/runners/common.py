@@ -11,12 +11,14 @@ from datetime import date
 from functools import cached_property
 from typing import Any, NamedTuple
 
-from django.db.models import Case, F, FloatField, Q, Value, When
+from django.db.models import Case, F, FloatField, Q, TextField, Value, When
+from django.db.models.functions import Cast
 from django.utils import timezone
 
 from federation.lookups import AnyOf
 from federation.models import Federation
 from ratings import provenance
+from ratings.engines.core import jsonio
 from ratings.models import ListStatus, RatingEntry, RatingList, RatingPeriod
 from ratings.run_rows import EntryRow, EventRatingColumns, EventRatingRow, NormRow
 from tournaments.acceptability_report import events_for_rating
@@ -128,12 +130,21 @@ def base_entries(base_list: RatingList | None, with_state: bool = True) -> dict[
     periods (ICCF) skips decoding 20,000 JSON values."""
     if base_list is None:
         return {}
-    fields = [f for f in BaseEntry._fields if with_state or f != "state"]
     # unordered: the model's default order would join the list and its period to sort by them
-    rows = RatingEntry.objects.filter(rating_list=base_list).order_by().values_list(*fields)
-    if with_state:
-        return {row[0]: BaseEntry(*row) for row in rows}
-    return {row[0]: BaseEntry(*row[:4], {}, *row[4:]) for row in rows}
+    entries = RatingEntry.objects.filter(rating_list=base_list).order_by()
+    if not with_state:
+        fields = [f for f in BaseEntry._fields if f != "state"]
+        return {row[0]: BaseEntry(*row[:4], {}, *row[4:]) for row in entries.values_list(*fields)}
+    # The states as text, decoded as one document by orjson where it reads what json.loads does:
+    # the JSON field's json.loads per row was half of an EGF read of its 5,000 entries.
+    fields = ["state_text" if f == "state" else f for f in BaseEntry._fields]
+    rows = entries.annotate(state_text=Cast("state", TextField())).values_list(*fields)
+    rows = list(rows)
+    states = jsonio.loads_as_stdlib("[" + ",".join(row[4] for row in rows) + "]") if rows else []
+    return {
+        row[0]: BaseEntry(*row[:4], state, *row[5:])
+        for row, state in zip(rows, states, strict=True)
+    }
 
 
 def published_lists(federation: Federation) -> list[tuple[date, int]]:

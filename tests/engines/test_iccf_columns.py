@@ -148,6 +148,22 @@ def test_fast_and_strict_json_reading_agree(text):
     assert type(fast) is type(strict)
 
 
+def _stdlib_outcome(read, text: str):
+    """The value as text json.dumps writes it (NaN equal to itself), or the kind of error."""
+    try:
+        return json.dumps(read(text))
+    except (ValueError, RecursionError) as exc:  # json.JSONDecodeError is a ValueError
+        return f"error: {type(exc).__name__}"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(JSON_TEXTS, BROKEN))
+def test_reading_as_the_stdlib_reads_what_json_loads_reads(text):
+    """jsonio.loads_as_stdlib: orjson where it reads the same, json.loads itself elsewhere
+    (base_entries reads every list entry's engine state with it)."""
+    assert _stdlib_outcome(jsonio.loads_as_stdlib, text) == _stdlib_outcome(json.loads, text)
+
+
 @pytest.mark.parametrize("text", ['{"n": 18446744073709551616}', '{"n": 1e400}', "[1e308]"])
 def test_numbers_orjson_reads_differently_are_read_strictly(text):
     assert _outcome(jsonio.loads, text) == _outcome(jsonio._strict_loads, text)
