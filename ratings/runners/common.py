@@ -138,8 +138,7 @@ def base_entries(base_list: RatingList | None, with_state: bool = True) -> dict[
     # The states as text, decoded as one document by orjson where it reads what json.loads does:
     # the JSON field's json.loads per row was half of an EGF read of its 5,000 entries.
     fields = ["state_text" if f == "state" else f for f in BaseEntry._fields]
-    rows = entries.annotate(state_text=Cast("state", TextField())).values_list(*fields)
-    rows = list(rows)
+    rows = list(entries.annotate(state_text=Cast("state", TextField())).values_list(*fields))
     states = jsonio.loads_as_stdlib("[" + ",".join(row[4] for row in rows) + "]") if rows else []
     return {
         row[0]: BaseEntry(*row[:4], state, *row[5:])
