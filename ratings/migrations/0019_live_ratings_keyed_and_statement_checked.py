@@ -33,11 +33,9 @@ KEYS = {
 
 
 def _live_reference_guards():
-    return [
-        g
-        for g in reference_guards()
-        if g.name.startswith(("ratings_liveeventrating_", "ratings_liverating_"))
-    ]
+    """The reference guards of the tables above (each guard is named after its referring table,
+    those on the referred tables too)."""
+    return [g for g in reference_guards() if g.name.startswith(tuple(f"{t}_" for t in KEYS))]
 
 
 def key_by_natural_keys(apps, schema_editor) -> None:
