@@ -116,21 +116,23 @@ def rating_chart(
             f'text-anchor="middle">{label}</text>'
         )
     parts.append("</g>")
+    # Each point's coordinates formatted once: the band, the line and the circles share them.
+    xs = [_fmt(x_of(p.when)) for p in pts]
+    ys = [_fmt(y_of(p.value)) for p in pts]
     if any(p.rd is not None for p in pts):
-        upper = [f"{_fmt(x_of(p.when))},{_fmt(y_of(p.value + (p.rd or 0)))}" for p in pts]
-        lower = [f"{_fmt(x_of(p.when))},{_fmt(y_of(p.value - (p.rd or 0)))}" for p in pts]
+        upper = [f"{x},{_fmt(y_of(p.value + (p.rd or 0)))}" for x, p in zip(xs, pts, strict=True)]
+        lower = [f"{x},{_fmt(y_of(p.value - (p.rd or 0)))}" for x, p in zip(xs, pts, strict=True)]
         parts.append(f'<polygon class="band" points="{" ".join(upper + lower[::-1])}"/>')
-    line = " ".join(f"{_fmt(x_of(p.when))},{_fmt(y_of(p.value))}" for p in pts)
+    line = " ".join(f"{x},{y}" for x, y in zip(xs, ys, strict=True))
     parts.append(f'<polyline class="line" points="{line}"/>')
     parts.append('<g class="points">')
-    for p in pts:
+    for p, x, y in zip(pts, xs, ys, strict=True):
         shown = p.published if p.published is not None else half_up_int(p.value)
         tip = f"{p.label or p.when.isoformat()}: {value_name} {shown}"
         if p.rd is not None:
             tip += f" ± {p.published_rd if p.published_rd is not None else half_up_int(p.rd)}"
         parts.append(
-            f'<circle class="point" cx="{_fmt(x_of(p.when))}" cy="{_fmt(y_of(p.value))}" r="4">'
-            f"<title>{escape(tip)}</title></circle>"
+            f'<circle class="point" cx="{x}" cy="{y}" r="4"><title>{escape(tip)}</title></circle>'
         )
     parts.append("</g></svg>")
     return "".join(parts)

@@ -286,9 +286,17 @@ def player(request, federation: str, player: str):
 
 
 def _player_tables(profile: selectors.PlayerProfile, system) -> dict:
-    """The player page's long tables' rows, rendered in Python (ratings.player_tables)."""
+    """The player page's long tables' rows and its current rating, rendered in Python
+    (ratings.player_tables)."""
     code, fid = profile.player.federation.code, profile.player.federation_player_id
     return {
+        "current_section": player_tables.current_section(
+            profile,
+            federation_code=code,
+            system_code=system.code,
+            shows_rd=system.shows_rd,
+            has_half_ratings=system.has_half_ratings,
+        ),
         "history_rows": player_tables.history_rows(
             profile.history, federation_code=code, player_id=fid, shows_rd=system.shows_rd
         ),

@@ -1,6 +1,7 @@
-"""The player page's tables rendered in Python (ratings.player_tables) give the same bytes as
-the template rows they replaced, kept below as the reference, on generated rows (odd texts,
-missing values, every flag) in every language of the site."""
+"""The player page's tables and current-rating section rendered in Python
+(ratings.player_tables) give the same bytes as the template parts they replaced, kept below as
+the reference, on generated rows and players (odd texts, missing values, every flag) in every
+language of the site."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from federation.models import Player
-from ratings import player_tables
+from ratings import player_tables, systems
 from ratings.selectors import EventChange, HistoryPoint, PlayerGame
 
 REFERENCE = {
@@ -28,6 +29,24 @@ REFERENCE = {
     "games": """{% load i18n ratings_extras %}{% for g in profile.games %}
 <tr><td>{% if g.opponent %}<a href="{% url 'ratings:player' federation.code g.opponent.federation_player_id %}">{{ g.opponent.full_name }}</a>{% else %}{% translate "free round" %}{% endif %}</td><td class="num">{{ g.opponent_rating|halfup }}</td><td>{% if g.colour == "white" %}{% translate "White" %}{% else %}{% translate "Black" %}{% endif %}</td><td class="num">{{ g.handicap|default:"–" }}</td><td class="{% if g.points == 1 %}win{% elif g.points == 0 %}loss{% endif %}">{% if g.points is None %}–{% elif g.points == 1 %}{% translate "won" %}{% elif g.points == 0 %}{% translate "lost" %}{% else %}{% translate "drawn" %}{% endif %}{% if g.by_default %} ({% translate "by default" %}){% endif %}</td><td><a href="{% url 'ratings:event' federation.code g.event_code %}">{{ g.event_name }}</a></td><td class="num">{{ g.round }}</td></tr>
 {% endfor %}""",
+    "current": """{% load i18n ratings_extras %}{% with c=profile.current %}
+{% if c %}
+<p class="rating"><span class="value">{{ c.published_rating }}</span>
+  {% if system.shows_rd and c.published_rd is not None %}<span class="rd">RD {{ c.published_rd }}</span>{% endif %}
+  {% if c.provisional %}<span class="flag">{% translate "provisional" %}</span>{% endif %}
+  {% if system.has_half_ratings %}{% if c.half_rating %}<span class="flag">{% translate "half-rating (one more rated tournament makes a full rating)" %}</span>{% else %}<span class="flag">{% translate "full rating" %}</span>{% endif %}{% endif %}
+</p>
+<dl class="facts">
+  <dt>{% translate "List" %}</dt><dd><a href="{% url 'ratings:list' federation.code profile.current_period %}">{{ profile.current_period }}</a></dd>
+  <dt>{% translate "Rank in the federation" %}</dt><dd>{% if c.listed and c.rank %}{{ c.rank }}{% else %}{% translate "not listed (inactive)" %}{% endif %}</dd>
+  {% if profile.country_rank %}<dt>{% blocktranslate with country=player.country %}Rank in {{ country }}{% endblocktranslate %}</dt><dd>{{ profile.country_rank }}</dd>{% endif %}
+  <dt>{% translate "Games" %}</dt><dd>{{ c.games }} ({% blocktranslate with total=c.total_games %}{{ total }} in all{% endblocktranslate %})</dd>
+</dl>
+<p><a id="whatif-link" href="{% url 'ratings:whatif' system.code %}?fed={{ federation.code|urlencode }}&amp;player={{ player.federation_player_id|urlencode }}">{% translate "What if… (the calculator with these values)" %}</a></p>
+{% else %}
+<p>{% translate "Not on any published list yet." %}</p>
+{% endif %}
+{% endwith %}""",
 }
 
 # What a URL argument can hold (a "/" makes reverse() refuse it, on both paths alike).
@@ -124,3 +143,45 @@ def test_the_tables_are_the_template_rows(language, code, fid, shows_rd, history
         assert player_tables.game_rows(games, federation_code=code) == _reference(
             "games", **context
         )
+
+
+@pytest.mark.parametrize("language", [code for code, _ in django_settings.LANGUAGES])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    code=codes,
+    fid=texts,
+    country=st.sampled_from(["", "DE", "<&>"]) | texts,
+    system_code=st.sampled_from([system.code for system in systems.ALL]),
+    shows_rd=st.booleans(),
+    has_half_ratings=st.booleans(),
+    current=st.none() | history_points,
+    current_period=texts,
+    country_rank=st.none() | st.integers(0, 10**5),
+)
+def test_the_current_rating_is_the_template_section(
+    language,
+    code,
+    fid,
+    country,
+    system_code,
+    shows_rd,
+    has_half_ratings,
+    current,
+    current_period,
+    country_rank,
+):
+    federation = SimpleNamespace(code=code)
+    player = SimpleNamespace(federation_player_id=fid, country=country)
+    profile = SimpleNamespace(
+        player=player, current=current, current_period=current_period, country_rank=country_rank
+    )
+    system = SimpleNamespace(code=system_code, shows_rd=shows_rd, has_half_ratings=has_half_ratings)
+    context = {"federation": federation, "player": player, "profile": profile, "system": system}
+    with translation.override(language):
+        assert player_tables.current_section(
+            profile,
+            federation_code=code,
+            system_code=system_code,
+            shows_rd=shows_rd,
+            has_half_ratings=has_half_ratings,
+        ) == _reference("current", **context)
