@@ -50,25 +50,32 @@ def loads(text: str | bytes | memoryview) -> Any:
         raw = text
     else:
         raw = text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
-    if not has_long_digits(raw):
-        try:
-            return orjson.loads(raw)
-        except orjson.JSONDecodeError:
-            pass
-    return _strict_loads(bytes(text) if isinstance(text, memoryview) else text)
+    value = _by_orjson(raw)
+    if value is _UNREAD:
+        return _strict_loads(bytes(text) if isinstance(text, memoryview) else text)
+    return value
 
 
 def loads_as_stdlib(text: str) -> Any:
     """What ``json.loads(text)`` gives, read by orjson where it reads the same (several times
     faster): a text with a long digit run, or one orjson refuses (NaN, lone surrogates), goes to
     ``json.loads`` itself. For JSON the database wrote, where ``loads`` would word errors."""
-    raw = text.encode("utf-8", "surrogatepass")
-    if not has_long_digits(raw):
-        try:
-            return orjson.loads(raw)
-        except orjson.JSONDecodeError:
-            pass
-    return json.loads(text)
+    value = _by_orjson(text.encode("utf-8", "surrogatepass"))
+    return json.loads(text) if value is _UNREAD else value
+
+
+_UNREAD = object()
+
+
+def _by_orjson(raw: bytes | memoryview) -> Any:
+    """orjson's value of `raw` where it is the standard reader's too, else _UNREAD: a long digit
+    run (see _LONG_RUN) or a text orjson refuses is left to the caller's own reader."""
+    if has_long_digits(raw):
+        return _UNREAD
+    try:
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return _UNREAD
 
 
 _CHUNK = 1 << 20
