@@ -20,6 +20,7 @@ from ratings.engines.core import jsonio
 from ratings.engines.core.errors import EngineInputError
 from ratings.engines.core.rounding import half_up_int, half_up_ints
 from ratings.engines.iccf import contract
+from tests.json_values import json_values
 
 # Mostly good values, sometimes a bad one of each kind the checks know.
 ODD = st.sampled_from([None, True, "1", -5.0, 5000.0, [], {}, 0, ""])
@@ -119,19 +120,7 @@ def test_usual_shape_takes_the_column_path(monkeypatch):
     assert [row["games"] for row in contract.run_json(data)["players"]] == [1, 1]
 
 
-JSON_TEXTS = st.recursive(
-    st.one_of(
-        st.none(),
-        st.booleans(),
-        st.integers(-(10**25), 10**25),
-        st.floats(allow_nan=False, allow_infinity=False),
-        st.text(max_size=8),
-    ),
-    lambda inner: st.one_of(
-        st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=4), inner, max_size=4)
-    ),
-    max_leaves=20,
-).map(lambda value: json.dumps(value))
+JSON_TEXTS = json_values().map(json.dumps)
 
 BROKEN = st.sampled_from(
     ["", " ", "NaN", "[Infinity]", '{"a": 1e400}', "[" * 3000 + "]" * 3000, '"\\ud800"', "[1,]"]

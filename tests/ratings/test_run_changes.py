@@ -25,6 +25,7 @@ from ratings.runners.common import (
 from ratings.runners.iccf import _ratings_on
 from ratings.runners.wfcc import _start_ratings as _wfcc_start_ratings
 from tests.factories import make_world
+from tests.json_values import json_values
 from tournaments.models import Event
 
 
@@ -145,21 +146,7 @@ def test_a_wfcc_run_reads_each_list_and_the_problems_once(rated_demo):
 # The engine states a list's entries carry on (JSON of any shape; PostgreSQL's jsonb holds no
 # NUL character and no lone surrogate).
 TEXT = st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00")
-STATE_VALUES = st.recursive(
-    st.one_of(
-        st.none(),
-        st.booleans(),
-        st.integers(-(10**25), 10**25),
-        st.floats(allow_nan=False, allow_infinity=False),
-        st.text(TEXT, max_size=6),
-    ),
-    lambda inner: st.one_of(
-        st.lists(inner, max_size=3),
-        st.dictionaries(st.text(TEXT, max_size=4), inner),
-    ),
-    max_leaves=12,
-)
-STATES = st.dictionaries(st.text(TEXT, max_size=4), STATE_VALUES)
+STATES = st.dictionaries(st.text(TEXT, max_size=4), json_values(TEXT, max_leaves=12))
 
 
 @pytest.mark.django_db
