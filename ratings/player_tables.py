@@ -17,9 +17,9 @@ from collections.abc import Iterable, Sequence
 from datetime import date
 from functools import lru_cache
 from html import escape as _escape
-from urllib.parse import quote
 
 from django.conf import settings
+from django.template.defaultfilters import urlencode
 from django.utils.formats import date_format, get_format, localize
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
@@ -224,6 +224,5 @@ def current_section(
 
 
 def _url_value(value: object) -> str:
-    """{{ value|urlencode }}: quoted as a URL's part, then escaped (a no-op on what quote
-    leaves, kept because the filter's output is not marked safe)."""
-    return str(conditional_escape(quote(str(value))))
+    """{{ value|urlencode }}: Django's filter, then escaped as autoescape does its unsafe output."""
+    return str(conditional_escape(urlencode(value)))
