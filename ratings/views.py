@@ -16,7 +16,15 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from ratings import csv_copy, exports, native_download, player_tables, selectors, systems
+from ratings import (
+    csv_copy,
+    exports,
+    list_heading,
+    native_download,
+    player_tables,
+    selectors,
+    systems,
+)
 from ratings.charts import ChartPoint, rating_chart
 from ratings.crosstable import (
     egd_table,
@@ -106,7 +114,7 @@ def rating_list(request, federation: str, period: str):
         "federation": fed,
         "filterset": filterset,
         "nav": nav,
-        "periods": selectors.period_options(fed, rating_list.newest_list_id),
+        "heading": list_heading.heading(request, rating_list),
         "native_export": systems.of(fed).native_export,
     }
     if not (filterset.is_valid() and nav.is_valid()):

@@ -123,6 +123,11 @@ def per_language(parser, token):
     return PerLanguageNode(nodelist)
 
 
+def settings_generation() -> int:
+    """Changes whenever a setting does (tests): a copy kept under an older one is not used."""
+    return _settings_generation[0]
+
+
 @receiver(setting_changed)
 def _render_again(**_kwargs) -> None:
     _settings_generation[0] += 1

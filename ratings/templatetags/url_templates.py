@@ -16,13 +16,17 @@ register = template.Library()
 
 
 def current_app(context) -> str | None:
-    """The app a page's URLs are reversed for, as Django's URLNode.render finds it: the
-    request's current_app, else the namespace the request was routed through."""
+    """The app a page's URLs are reversed for, as Django's URLNode.render finds it."""
+    return request_app(getattr(context, "request", None))
+
+
+def request_app(request) -> str | None:
+    """The request's current_app, else the namespace the request was routed through."""
     try:
-        return context.request.current_app
+        return request.current_app
     except AttributeError:
         try:
-            return context.request.resolver_match.namespace
+            return request.resolver_match.namespace
         except AttributeError:
             return None
 
