@@ -12,7 +12,9 @@ from __future__ import annotations
 from django.forms import Form
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
+
+from ratings.templatetags.fragments import settings_generation
 
 # The inputs the form validates, each with its own attributes (the form's limits).
 _INPUTS = {
@@ -24,9 +26,24 @@ _INPUTS = {
 }
 
 
+# The inputs of a query string without filters (most list pages: the first, deep pages and
+# sorts), kept per language and layout: they are the same text on each of them.
+_unfiltered: dict[tuple, SafeString] = {}
+
+
 def filter_inputs(form: Form, *, shows_grade: bool) -> SafeString:
     """The <p class="field"> of each filter, grade only where the federation shows grades (or
     the query string asks for one)."""
+    if any(name in form.data for name in form.fields):
+        return _inputs(form, shows_grade=shows_grade)
+    key = (get_language(), shows_grade, settings_generation())
+    found = _unfiltered.get(key)
+    if found is None:
+        found = _unfiltered[key] = _inputs(form, shows_grade=shows_grade)
+    return found
+
+
+def _inputs(form: Form, *, shows_grade: bool) -> SafeString:
     # A template's {% translate "…" %} is not escaped: the site's own translations are trusted.
     placeholder = gettext("e.g. Kamińska, Adam")
     fields = []

@@ -70,3 +70,16 @@ def test_errors_and_values_are_shown_escaped():
     html = "\n".join(ours)
     assert "&lt;&quot;x&quot;&gt;" in html and "A two-letter country code" in html
     assert '<option value="true" selected>' in html and 'value="A1"' in html
+
+
+@pytest.mark.parametrize("query", [{}, {"sort": "name", "after": "40"}])
+def test_the_inputs_without_filters_are_kept_per_language_and_layout(query):
+    """A query string without filters is answered from a copy kept per language and layout:
+    the copy is the template's loop in each, whichever was asked first."""
+    for _round in range(2):  # the first renders and keeps, the second copies
+        for language in LANGUAGES:
+            for shows_grade in (True, False):
+                with translation.override(language):
+                    ours, theirs = _both(query, shows_grade)
+                assert ours == theirs
+                assert len(ours) == (5 if shows_grade else 4)
