@@ -16,10 +16,12 @@ import django_tables2 as tables
 from django.utils.formats import get_format
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from ratings.numbers import signed, signed_unrounded
 from ratings.row_urls import RowUrl
+from ratings.templatetags.fragments import settings_generation
 
 # Column name -> the sort key it toggles (ratings.selectors.SORTS); descending first for numbers.
 NUMERIC_COLUMNS = {"rank", "rating", "rd", "games", "change"}
@@ -101,6 +103,15 @@ def list_columns(shows_rd: bool, shows_grade: bool) -> tuple[ListColumn, ...]:
     )
 
 
+@lru_cache
+def header_labels(
+    shows_rd: bool, shows_grade: bool, language: str, generation: int
+) -> tuple[tuple[str, str], ...]:
+    """(column, its header escaped) of a layout in `language` (the active one), translated once
+    per process rather than on every page; `generation`: settings_generation()."""
+    return tuple((c.name, _escape(str(c.header))) for c in list_columns(shows_rd, shows_grade))
+
+
 class ListTable:
     """One page of a rating list as a table: the page's rows (already fetched by keyset, see
     ratings.selectors.list_page) under the columns of the federation's system."""
@@ -108,7 +119,8 @@ class ListTable:
     def __init__(self, rows: list[dict], *, federation_code: str, system):
         """``system``: the federation's ``ratings.systems.System`` (which columns it has)."""
         self.rows = rows
-        self.columns = list_columns(system.shows_rd, system.shows_grade)
+        self.layout = (system.shows_rd, system.shows_grade)
+        self.columns = list_columns(*self.layout)
         self.federation_code = federation_code
         self.empty_text = RatingListTable._meta.empty_text
         self.header_links: list[tuple] = []
@@ -120,11 +132,12 @@ class ListTable:
         the busiest page (see tests/benchmarks/bench_site.py).
         """
         head = []
+        labels = dict(header_labels(*self.layout, get_language(), settings_generation()))
         for column, url, state in self.header_links:
             aria = f' aria-sort="{state}"' if state else ""
             arrow = {"ascending": " ▲", "descending": " ▼"}.get(state, "")
             arrow = f' <span aria-hidden="true">{arrow.strip()}</span>' if arrow else ""
-            label = _escape(str(column.header))
+            label = labels[column.name]
             inner = f'<a href="{_escape(url)}">{label}{arrow}</a>' if url else label
             num = " num" if column.name in NUMERIC_COLUMNS else ""
             head.append(f'<th scope="col" class="col-{column.name}{num}"{aria}>{inner}</th>')

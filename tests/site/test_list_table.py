@@ -81,3 +81,30 @@ def test_body_rows_are_the_reference_rows(language, page, shows_rd, shows_grade)
     with translation.override(language):
         table = ListTable(page, federation_code="fed-1", system=system)
         assert table.body_html() == reference(table)
+
+
+def reference_head(table: ListTable) -> str:
+    """The header row as html() built it before: each column's name translated on the page."""
+    cells = []
+    for column, url, state in table.header_links:
+        aria = f' aria-sort="{state}"' if state else ""
+        arrow = {"ascending": "▲", "descending": "▼"}.get(state)
+        arrow = f' <span aria-hidden="true">{arrow}</span>' if arrow else ""
+        label = escape(str(column.header))
+        inner = f'<a href="{escape(url)}">{label}{arrow}</a>' if url else label
+        num = " num" if column.name in {"rank", "rating", "rd", "games", "change"} else ""
+        cells.append(f'<th scope="col" class="col-{column.name}{num}"{aria}>{inner}</th>')
+    return "<thead><tr>" + "".join(cells) + "</tr></thead>"
+
+
+@pytest.mark.parametrize("sort", ["rank", "-rating", "name"])
+def test_the_headers_are_the_column_names_in_each_language(sort):
+    for _round in range(2):  # the first translates and keeps, the second copies
+        for language in [code for code, _name in django_settings.LANGUAGES]:
+            for shows_rd in (True, False):
+                for shows_grade in (True, False):
+                    system = SimpleNamespace(shows_rd=shows_rd, shows_grade=shows_grade)
+                    with translation.override(language):
+                        table = ListTable([], federation_code="fed-1", system=system)
+                        table.build_header_links("/federations/fed-1/lists/2026Q1/", {}, sort)
+                        assert reference_head(table) in table.html()
