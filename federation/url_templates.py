@@ -16,6 +16,7 @@ tests/site/test_url_templates.py compares the two on every named URL of the site
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -35,7 +36,7 @@ from django.urls import (
 )
 from django.urls.converters import get_converters
 from django.utils.http import RFC3986_SUBDELIMS, escape_leading_slashes
-from django.utils.translation import get_language
+from django.utils.translation import get_language, override
 
 _SAFE = RFC3986_SUBDELIMS + "/~:@"  # what reverse() leaves unquoted
 _FIRST_PLACEHOLDER = 987_654_320_100  # digits: every converter of the site accepts them
@@ -65,16 +66,21 @@ def reverse_fast(
     args: Sequence[Any] = (),
     kwargs: dict[str, Any] | None = None,
     current_app: str | None = None,
+    language: str | None = None,
 ) -> str:
-    """What ``reverse(viewname, args=args, kwargs=kwargs, current_app=current_app)`` returns."""
+    """What ``reverse(viewname, args=args, kwargs=kwargs, current_app=current_app)`` returns,
+    with `language` active if one is given (the page in another language, for the language
+    switcher) without activating it unless reverse() itself must answer."""
     kwargs = kwargs or {}
+    active = get_language()
+    language = active if language is None else language
     if (args and kwargs) or not isinstance(viewname, str):
-        return reverse(viewname, args=args, kwargs=kwargs, current_app=current_app)
+        return _reverse(language, active, viewname, args, kwargs, current_app)
     key = (
         viewname,
         len(args),
         tuple(sorted(kwargs)),
-        get_language(),
+        language,
         get_script_prefix(),
         get_urlconf() or settings.ROOT_URLCONF,
         current_app,
@@ -82,21 +88,32 @@ def reverse_fast(
     try:
         template = _templates[key]
     except KeyError:
-        template = _templates[key] = _build(viewname, len(args), key[2], current_app)
+        with _active(language, active):
+            template = _templates[key] = _build(viewname, len(args), key[2], current_app)
     if template is None:
-        return reverse(viewname, args=args, kwargs=kwargs, current_app=current_app)
+        return _reverse(language, active, viewname, args, kwargs, current_app)
     parts = [template.pieces[0]]
     for slot, piece in zip(template.slots, template.pieces[1:], strict=True):
         value = args[slot.argument] if type(slot.argument) is int else kwargs[slot.argument]
         try:
             text = str(slot.to_url(value))
         except ValueError:  # the converter refuses it: reverse() says so
-            return reverse(viewname, args=args, kwargs=kwargs, current_app=current_app)
+            return _reverse(language, active, viewname, args, kwargs, current_app)
         if slot.accepts(text) is None:
-            return reverse(viewname, args=args, kwargs=kwargs, current_app=current_app)
+            return _reverse(language, active, viewname, args, kwargs, current_app)
         parts.append(quote(text, safe=_SAFE))
         parts.append(piece)
     return escape_leading_slashes("".join(parts))
+
+
+def _active(language: str | None, active: str | None):
+    """`language` activated for reverse(), unless it is the active one already."""
+    return contextlib.nullcontext() if language == active else override(language)
+
+
+def _reverse(language, active, viewname, args, kwargs, current_app) -> str:
+    with _active(language, active):
+        return reverse(viewname, args=args, kwargs=kwargs, current_app=current_app)
 
 
 def _build(

@@ -6,7 +6,7 @@ from django.urls import NoReverseMatch, translate_url
 from django.utils.encoding import iri_to_uri
 from django.utils.formats import get_format
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language, override
+from django.utils.translation import get_language
 
 from federation.url_templates import reverse_fast
 from ratings import list_filter_inputs, systems
@@ -132,8 +132,7 @@ def _in_language(request, code: str) -> str:
     if match is None:  # not routed (a 404 page): what translate_url would do
         return translate_url(request.get_full_path(), code)
     try:
-        with override(code):
-            path = reverse_fast(match.view_name, args=match.args, kwargs=match.kwargs)
+        path = reverse_fast(match.view_name, args=match.args, kwargs=match.kwargs, language=code)
     except NoReverseMatch:
         return request.get_full_path()
     query = request.META.get("QUERY_STRING", "")

@@ -83,6 +83,24 @@ def test_reverse_fast_is_reverse(language, name, params, data):
             assert _outcome(reverse_fast, name, args=args, kwargs=kwargs) == expected
 
 
+@pytest.mark.parametrize("active", LANGUAGES)
+@pytest.mark.parametrize(("name", "params"), PUBLIC, ids=[name for name, _ in PUBLIC])
+@settings(max_examples=10, deadline=None)
+@given(data=st.data())
+def test_reverse_fast_in_another_language_is_reverse_in_it(active, name, params, data):
+    """language=: the URL reverse() gives with that language active (the language switcher),
+    while another one is, and the active one is left as it was."""
+    arguments = data.draw(st.lists(values, min_size=len(params), max_size=len(params)))
+    kwargs = dict(zip(params, arguments, strict=True))
+    for language in LANGUAGES:
+        with translation.override(language):
+            expected = _outcome(reverse, name, kwargs=kwargs)
+        with translation.override(active):
+            found = _outcome(reverse_fast, name, kwargs=kwargs, language=language)
+            assert translation.get_language() == active
+        assert found == expected, (active, language)
+
+
 @pytest.mark.parametrize(("name", "params"), PUBLIC, ids=[name for name, _ in PUBLIC])
 def test_wrong_shapes_fail_as_reverse_fails(name, params):
     for args in ((), ("x",) * (len(params) + 1)):
