@@ -29,8 +29,14 @@ from django.db.models import QuerySet
 def server_binding_cursor(connection):
     """Django's cursor wrapper (query log, error translation, execute wrappers) around a cursor
     that sends the values apart from the statement (PostgreSQL), or the usual cursor."""
+    return server_binding_cursors(connection, 1)[0]
+
+
+def server_binding_cursors(connection, count: int) -> list:
+    """`count` such cursors, the connection checked once for all of them (a page's statements
+    sent together: rows_together)."""
     if connection.vendor != "postgresql":
-        return connection.cursor()
+        return [connection.cursor() for _ in range(count)]
     import psycopg
     from django.db.backends.postgresql.base import TIMESTAMPTZ_OID, register_tzloader
 
@@ -38,14 +44,14 @@ def server_binding_cursor(connection):
     connection.ensure_connection()
     connection.validate_thread_sharing()
     with connection.wrap_database_errors:
-        raw = psycopg.Cursor(connection.connection)
+        raws = [psycopg.Cursor(connection.connection) for _ in range(count)]
     # As Django's create_cursor: the connection's time zone, if it changed since connecting.
     loader = connection.connection.adapters.get_loader(TIMESTAMPTZ_OID, psycopg.pq.Format.TEXT)
     if connection.timezone != loader.timezone:
-        register_tzloader(connection.timezone, raw)
-    if connection.queries_logged:
-        return connection.make_debug_cursor(raw)
-    return connection.make_cursor(raw)
+        for raw in raws:
+            register_tzloader(connection.timezone, raw)
+    wrap = connection.make_debug_cursor if connection.queries_logged else connection.make_cursor
+    return [wrap(raw) for raw in raws]
 
 
 def binary_results(cursor) -> None:
@@ -151,7 +157,10 @@ def rows_together(
     connection = connections[using]
     statements = [prepared._statement(connection, using, values) for prepared, values in calls]
     with contextlib.ExitStack() as cursors_open:
-        cursors = [cursors_open.enter_context(server_binding_cursor(connection)) for _ in calls]
+        cursors = [
+            cursors_open.enter_context(cursor)
+            for cursor in server_binding_cursors(connection, len(calls))
+        ]
         together = contextlib.nullcontext()
         if connection.vendor == "postgresql" and len(calls) > 1:
             together = connection.connection.pipeline()  # the answers come at its end
