@@ -19,6 +19,8 @@ from functools import lru_cache
 from html import escape as _escape
 
 from django.conf import settings
+from django.core.signals import setting_changed
+from django.dispatch import receiver
 from django.template.defaultfilters import urlencode
 from django.utils.formats import date_format, get_format, localize
 from django.utils.html import conditional_escape
@@ -34,11 +36,29 @@ from ratings.templatetags.ratings_extras import halfup
 
 def _text(value: object) -> str:
     """{{ value }}: localized, then escaped unless already safe."""
-    if type(value) is int and not settings.USE_THOUSAND_SEPARATOR:
+    if type(value) is int and not _groups_thousands():
         return str(value)  # what localize() gives an int without grouping
     if type(value) is str:  # localize() leaves a plain str alone; escape() is html.escape
         return _escape(value)
     return str(conditional_escape(localize(value)))
+
+
+# settings.USE_THOUSAND_SEPARATOR, read once: a player page formats some ninety numbers, and
+# each read of the lazy settings object goes through Python. A changed setting (tests) is read
+# again.
+_grouping: list[bool] = []
+
+
+def _groups_thousands() -> bool:
+    if not _grouping:
+        _grouping.append(settings.USE_THOUSAND_SEPARATOR)
+    return _grouping[0]
+
+
+@receiver(setting_changed)
+def _read_grouping_again(setting: str, **_kwargs) -> None:
+    if setting == "USE_THOUSAND_SEPARATOR":
+        _grouping.clear()
 
 
 def _dates(values: Iterable, fmt: str) -> dict:

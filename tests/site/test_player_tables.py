@@ -11,6 +11,7 @@ from types import SimpleNamespace
 import pytest
 from django.conf import settings as django_settings
 from django.template import engines
+from django.test import override_settings
 from django.utils import translation
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -117,6 +118,7 @@ def _reference(name: str, **context) -> str:
     return engines["django"].from_string(REFERENCE[name]).render(context)
 
 
+@pytest.mark.parametrize("grouping", [False, True])  # USE_THOUSAND_SEPARATOR
 @pytest.mark.parametrize("language", [code for code, _ in django_settings.LANGUAGES])
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
@@ -127,13 +129,15 @@ def _reference(name: str, **context) -> str:
     events=st.lists(event_changes, max_size=6),
     games=st.lists(player_games, max_size=6),
 )
-def test_the_tables_are_the_template_rows(language, code, fid, shows_rd, history, events, games):
+def test_the_tables_are_the_template_rows(
+    grouping, language, code, fid, shows_rd, history, events, games
+):
     federation = SimpleNamespace(code=code)
     player = SimpleNamespace(federation_player_id=fid)
     profile = SimpleNamespace(history=history, events=events, games=games)
     system = SimpleNamespace(shows_rd=shows_rd)
     context = {"federation": federation, "player": player, "profile": profile, "system": system}
-    with translation.override(language):
+    with translation.override(language), override_settings(USE_THOUSAND_SEPARATOR=grouping):
         assert player_tables.history_rows(
             history, federation_code=code, player_id=fid, shows_rd=shows_rd
         ) == _reference("history", **context)
@@ -145,6 +149,7 @@ def test_the_tables_are_the_template_rows(language, code, fid, shows_rd, history
         )
 
 
+@pytest.mark.parametrize("grouping", [False, True])  # USE_THOUSAND_SEPARATOR
 @pytest.mark.parametrize("language", [code for code, _ in django_settings.LANGUAGES])
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
@@ -159,6 +164,7 @@ def test_the_tables_are_the_template_rows(language, code, fid, shows_rd, history
     country_rank=st.none() | st.integers(0, 10**5),
 )
 def test_the_current_rating_is_the_template_section(
+    grouping,
     language,
     code,
     fid,
@@ -177,7 +183,7 @@ def test_the_current_rating_is_the_template_section(
     )
     system = SimpleNamespace(code=system_code, shows_rd=shows_rd, has_half_ratings=has_half_ratings)
     context = {"federation": federation, "player": player, "profile": profile, "system": system}
-    with translation.override(language):
+    with translation.override(language), override_settings(USE_THOUSAND_SEPARATOR=grouping):
         assert player_tables.current_section(
             profile,
             federation_code=code,
