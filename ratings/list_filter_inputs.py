@@ -14,7 +14,7 @@ from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext
 
-from ratings.templatetags.fragments import settings_generation
+from ratings.settings_generation import settings_generation
 
 # The inputs the form validates, each with its own attributes (the form's limits).
 _INPUTS = {

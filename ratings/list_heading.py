@@ -24,7 +24,7 @@ from django.utils.translation import get_language
 
 from ratings import selectors
 from ratings.page_cache import IMMUTABLE_SECONDS
-from ratings.templatetags.fragments import settings_generation
+from ratings.settings_generation import settings_generation
 from ratings.templatetags.url_templates import request_app
 
 TEMPLATE = "ratings/_list_heading.html"

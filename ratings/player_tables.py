@@ -19,8 +19,6 @@ from functools import lru_cache
 from html import escape as _escape
 
 from django.conf import settings
-from django.core.signals import setting_changed
-from django.dispatch import receiver
 from django.template.defaultfilters import urlencode
 from django.utils.formats import date_format, get_format, localize
 from django.utils.html import conditional_escape
@@ -30,6 +28,7 @@ from django.utils.translation import get_language, gettext
 from federation.url_templates import reverse_fast
 from ratings.row_urls import RowUrl
 from ratings.selectors import EventChange, HistoryPoint, PlayerGame, PlayerProfile
+from ratings.settings_generation import settings_generation
 from ratings.tables import change_cell
 from ratings.templatetags.ratings_extras import halfup
 
@@ -43,22 +42,17 @@ def _text(value: object) -> str:
     return str(conditional_escape(localize(value)))
 
 
-# settings.USE_THOUSAND_SEPARATOR, read once: a player page formats some ninety numbers, and
-# each read of the lazy settings object goes through Python. A changed setting (tests) is read
-# again.
-_grouping: list[bool] = []
+# settings.USE_THOUSAND_SEPARATOR, read once per settings generation: a player page formats
+# some ninety numbers, and each read of the lazy settings object goes through Python.
+_grouping: list[tuple[int, bool]] = [(-1, False)]  # (generation, the setting's value)
 
 
 def _groups_thousands() -> bool:
-    if not _grouping:
-        _grouping.append(settings.USE_THOUSAND_SEPARATOR)
-    return _grouping[0]
-
-
-@receiver(setting_changed)
-def _read_grouping_again(setting: str, **_kwargs) -> None:
-    if setting == "USE_THOUSAND_SEPARATOR":
-        _grouping.clear()
+    generation, grouping = _grouping[0]
+    if generation != settings_generation():
+        grouping = settings.USE_THOUSAND_SEPARATOR
+        _grouping[0] = (settings_generation(), grouping)
+    return grouping
 
 
 def _dates(values: Iterable, fmt: str) -> dict:

@@ -21,7 +21,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ratings.numbers import signed, signed_unrounded
 from ratings.row_urls import RowUrl
-from ratings.templatetags.fragments import settings_generation
+from ratings.settings_generation import settings_generation
 
 # Column name -> the sort key it toggles (ratings.selectors.SORTS); descending first for numbers.
 NUMERIC_COLUMNS = {"rank", "rating", "rd", "games", "change"}

@@ -21,8 +21,6 @@ does, in every language.
 from __future__ import annotations
 
 from django import template
-from django.core.signals import setting_changed
-from django.dispatch import receiver
 from django.template import Context, Node, NodeList, TemplateSyntaxError, Variable
 from django.template.base import FilterExpression, TextNode
 from django.template.defaulttags import CommentNode, URLNode
@@ -31,10 +29,10 @@ from django.templatetags.static import StaticNode
 from django.urls import get_script_prefix, get_urlconf
 from django.utils.translation import get_language
 
+from ratings.settings_generation import settings_generation
 from ratings.templatetags.url_templates import current_app
 
 register = template.Library()
-_settings_generation = [0]  # a setting changed (tests): every fragment renders again
 
 
 def _literal(expression: FilterExpression) -> bool:
@@ -67,7 +65,7 @@ class ConstantTranslationNode(Node):
         self._rendered: dict[tuple, str] = {}
 
     def render(self, context) -> str:
-        key = (get_language(), context.autoescape, _settings_generation[0])
+        key = (get_language(), context.autoescape, settings_generation())
         try:
             return self._rendered[key]
         except KeyError:
@@ -97,7 +95,7 @@ class PerLanguageNode(Node):
             get_urlconf(),
             current_app(context),
             context.autoescape,
-            _settings_generation[0],
+            settings_generation(),
         )
         try:
             return self._rendered[key]
@@ -121,13 +119,3 @@ def per_language(parser, token):
                 f"(line {node.token.lineno})"
             )
     return PerLanguageNode(nodelist)
-
-
-def settings_generation() -> int:
-    """Changes whenever a setting does (tests): a copy kept under an older one is not used."""
-    return _settings_generation[0]
-
-
-@receiver(setting_changed)
-def _render_again(**_kwargs) -> None:
-    _settings_generation[0] += 1
