@@ -65,6 +65,13 @@ def _cut(column: Column, start: int, stop: int) -> Column:
     return Column(column.wire, values, null)
 
 
+def taken(column: Column, order: np.ndarray) -> Column:
+    """The column's rows in `order` (a value for every row stays one value)."""
+    values = column.values[order] if isinstance(column.values, np.ndarray) else column.values
+    null = column.null[order] if column.null is not None else None
+    return Column(column.wire, values, null)
+
+
 def _rows(columns: Sequence[Column], rows: int) -> bytes:
     """The rows of the stream, without its header and trailer."""
     fields = [("count", ">i2")]

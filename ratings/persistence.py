@@ -146,11 +146,17 @@ def _changes(entry: EntryRow, before: Previous | None) -> tuple:
 
 
 def _copy_binary(
-    raw_connection, table: str, columns: dict[str, binary_copy.Column], rows: int
+    raw_connection,
+    table: str,
+    columns: dict[str, binary_copy.Column],
+    rows: int,
+    order: np.ndarray | None = None,
 ) -> None:
     """One binary COPY of NumPy columns, no per-row Python at all, on a psycopg connection
     itself (not Django's per-thread wrapper), so that a second thread can do it
-    (event_ratings_written_alongside)."""
+    (event_ratings_written_alongside). `order`, if given, is the order to write the rows in."""
+    if order is not None:
+        columns = {name: binary_copy.taken(column, order) for name, column in columns.items()}
     names = ", ".join(columns)
     with (
         raw_connection.cursor() as cursor,
@@ -165,6 +171,25 @@ def wire_column(model, name: str, values, null: np.ndarray | None = None) -> bin
     type (a bigint key, an integer count, a double rating)."""
     field = model._meta.get_field(name.removesuffix("_id"))
     return binary_copy.Column(binary_copy.WIRE_TYPES[field.db_type(connection)], values, null)
+
+
+def key_order(model, rows: EventRatingColumns) -> np.ndarray | None:
+    """The permutation that puts `rows`, which come in (event, player) order, in the order of
+    `model`'s key (its run or live run the same in every row); None if they are in it already.
+    Written in the key's order, each key goes into the index beside the one before instead of
+    anywhere in it."""
+    key = [field.attname for field in model._meta.pk.fields]
+    if key.index("player_id") > key.index("event_id"):
+        return None
+    return np.argsort(rows.player_id, kind="stable")  # stable: each player's events in order
+
+
+def _copy_in_key_order(
+    raw_connection, model, columns: dict[str, binary_copy.Column], rows: EventRatingColumns
+) -> None:
+    """_copy_binary of event ratings, sorted into the key's order on the copying thread."""
+    order = key_order(model, rows)
+    _copy_binary(raw_connection, model._meta.db_table, columns, len(rows), order)
 
 
 def _event_rating_columns(model, owner: str, owner_id: int, rows: EventRatingColumns) -> dict:
@@ -205,7 +230,7 @@ def event_ratings_written_alongside(
 ) -> Iterator[None]:
     """Write the event ratings of a run (or live run) while the body runs; leaving waits for
     them and raises their error. A period's 400,000 rows keep PostgreSQL busy for seconds (the
-    key, the player's index and the guards), time this process would spend waiting: on
+    key, the event's index and the guards), time this process would spend waiting: on
     PostgreSQL the binary COPY goes on a second thread over the same connection (psycopg
     connections are thread-safe, Django's wrapper is per thread) while the body encodes,
     compresses and digests the run's files. The body must not query meanwhile (it would wait
@@ -218,11 +243,10 @@ def event_ratings_written_alongside(
     connection.ensure_connection()
     # here: reading field types needs Django's wrapper
     columns = _event_rating_columns(model, column, owner.pk, rows)
-    table = model._meta.db_table
     # leaving the executor waits for the COPY even when the body failed, so the transaction is
     # never rolled back under it
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="event-ratings-copy") as pool:
-        copying = pool.submit(_copy_binary, connection.connection, table, columns, len(rows))
+        copying = pool.submit(_copy_in_key_order, connection.connection, model, columns, rows)
         yield
         copying.result()
 

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ratings import binary_copy, output_digest, persistence
-from ratings.models import EventRating, RatingRun
+from ratings.models import EventRating, LiveEventRating, RatingRun
 from ratings.output_digest import events_json
 from ratings.run_rows import EventRatingColumns
 from tests.factories import make_world
@@ -71,12 +71,58 @@ def test_the_stream_in_pieces_joins_to_the_row_by_row_encoding(case, piece_rows)
     assert len(pieces) == 2 + -(-rows // piece_rows)  # header, one per piece, trailer
 
 
-def _rows(draw_pairs, before, after, games):
+@settings(max_examples=200, deadline=None)
+@given(columns(), st.randoms(use_true_random=False))
+def test_columns_taken_in_an_order_encode_the_rows_in_that_order(case, random):
+    cols, rows = case
+    order = np.array(random.sample(range(rows), rows), dtype=np.int64)
+    taken = [binary_copy.taken(column, order) for column in cols]
+    one_row = [
+        binary_copy.reference_encode([binary_copy._cut(c, i, i + 1) for c in cols], 1)
+        for i in range(rows)
+    ]
+    rows_in_order = [one_row[i][len(binary_copy.HEADER) : -len(binary_copy.TRAILER)] for i in order]
+    expected = binary_copy.HEADER + b"".join(rows_in_order) + binary_copy.TRAILER
+    assert binary_copy.encode(taken, rows) == expected
+
+
+KEYED_BY_EVENT_AND_PLAYER = [EventRating, LiveEventRating]  # every event ratings' table
+
+
+def _key_of(model, event: int, player: int) -> tuple[int, int]:
+    """(event, player) in the order the model's key has them."""
+    key = [field.attname for field in model._meta.pk.fields]
+    by_name = {"event_id": event, "player_id": player}
+    return tuple(by_name[name] for name in key if name in by_name)
+
+
+@pytest.mark.parametrize("model", KEYED_BY_EVENT_AND_PLAYER, ids=lambda m: m.__name__)
+@settings(max_examples=100, deadline=None)
+@given(pairs=st.lists(st.tuples(st.integers(1, 2**40), st.integers(1, 2**40)), max_size=60))
+def test_event_ratings_are_written_in_the_order_of_their_tables_key(model, pairs):
+    """A run's rows come in (event, player) order; each table takes them in its key's order
+    (the run or live run is the same in every row), so that each key goes into the index beside
+    the one before it."""
+    pairs = sorted(set(pairs))
+    rows = _rows(pairs, [], [], [], shuffled=False)
+    order = persistence.key_order(model, rows)
+    if order is not None:
+        rows = EventRatingColumns(**{name: v[order] for name, v in vars(rows).items()})
+    keys = [
+        _key_of(model, e, p)
+        for e, p in zip(rows.event_id.tolist(), rows.player_id.tolist(), strict=True)
+    ]
+    assert keys == sorted(keys)
+    assert sorted(zip(rows.event_id.tolist(), rows.player_id.tolist(), strict=True)) == pairs
+
+
+def _rows(draw_pairs, before, after, games, shuffled=True):
     pairs = sorted(set(draw_pairs))
     n = len(pairs)
     event = np.array([p[0] for p in pairs], np.int64)
     player = np.array([p[1] for p in pairs], np.int64)
-    shuffle = np.random.default_rng(n).permutation(n)  # any order: the digest sorts
+    # any order: the digest sorts
+    shuffle = np.random.default_rng(n).permutation(n) if shuffled else np.arange(n)
     return EventRatingColumns(
         event_id=event[shuffle],
         player_id=player[shuffle],
@@ -165,6 +211,37 @@ def test_binary_copy_writes_what_the_row_writer_writes(settings):
     assert written[0] == written[1]
     assert len(written[0]) == len(players)
     assert written[0][1][2] is None and written[0][1][3] == 1.0e-7
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db
+def test_the_binary_copy_stores_the_rows_in_the_order_of_the_key(settings):
+    """The rows lie in the table as the key orders them (the order they were sent in), though
+    they came in (event, player) order."""
+    from django.db import connection
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    world = make_world("ko")
+    event = world["tournaments.Event"]
+    fields = {f.attname: getattr(event, f.attname) for f in event._meta.concrete_fields}
+    fields.pop("id")
+    events = [event] + [
+        type(event).objects.create(**{**fields, "code": code}) for code in ("ko-2", "ko-3")
+    ]
+    players = [p.pk for p in world["players"]]
+    pairs = sorted((e.pk, p) for e in events for p in players)
+    run, _ = _run_with_columns(world, [])
+    rows = _rows(pairs, [], [], [], shuffled=False)
+    with persistence.event_ratings_written_alongside(run, rows):
+        pass
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT event_id, player_id FROM ratings_eventrating WHERE run_id = %s ORDER BY ctid",
+            [run.pk],
+        )
+        stored = cursor.fetchall()
+    assert stored == sorted(pairs, key=lambda pair: _key_of(EventRating, *pair))
+    assert stored != pairs  # the test's rows do come in another order
 
 
 def _run_with_columns(world, player_ids: list[int]) -> tuple[RatingRun, EventRatingColumns]:

@@ -123,3 +123,39 @@ def test_the_key_migration_keeps_every_row_both_ways(case):
     row[case.values.index("player_id")] = max(p.pk for p in world["players"]) + 1000
     with pytest.raises(IntegrityError):  # the references' guard (or the published rows')
         _insert(case, tuple(row))
+
+
+def _index_columns(table: str) -> list[list[str]]:
+    """The columns of each index of `table` that is not its primary key."""
+    with connection.cursor() as cursor:
+        found = connection.introspection.get_constraints(cursor, table)
+    return sorted(
+        info["columns"] for info in found.values() if info["index"] and not info["primary_key"]
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_event_ratings_rekeyed_by_player_first_keep_every_row_both_ways():
+    """Ratings 0021 moves the event ratings' key from (event, run, player) to (player, run,
+    event) and their index from (player, run) to (event, run): rows, uniqueness and a look-up
+    index for each of event and player hold on both sides."""
+    case = MIGRATIONS[0]
+    world = make_world("rk")
+    _add_rows(case, world)
+    stored = _rows(case)
+    assert len(stored) >= 3
+    try:
+        migrate_ratings("0020_live_input_stored_as_a_run_stores_it")
+        assert table_key_columns(case.table) == ["event_id", "run_id", "player_id"]
+        assert _index_columns(case.table) == [["player_id", "run_id"]]
+        assert _rows(case) == stored
+        with pytest.raises(IntegrityError):
+            _insert(case, stored[0])
+    finally:
+        migrate_ratings_to_latest()
+        reinstall_guards(sender=None)
+    assert table_key_columns(case.table) == ["player_id", "run_id", "event_id"]
+    assert _index_columns(case.table) == [["event_id", "run_id"]]
+    assert _rows(case) == stored
+    with pytest.raises(IntegrityError):
+        _insert(case, stored[0])
