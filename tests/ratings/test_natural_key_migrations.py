@@ -2,7 +2,8 @@
 with rows in the table: Django does not move a table to a composite key, so each migration does
 it by hand on each database. Ratings 0018 keys a run's event ratings by (event, run, player);
 0019 the live event ratings by (live run, event, player) and the live ratings by (live run,
-player), their references checked by triggers instead of constraints. Every row and value must
+player), their references checked by triggers instead of constraints; 0021 moves the event
+ratings' key to (player, run, event) and their index to (event, run). Every row and value must
 survive each way, the key (or, backwards, the unique constraint) must refuse a second row with
 the same key, and the guards must be back after migrate."""
 
