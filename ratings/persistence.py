@@ -64,9 +64,15 @@ def bulk_insert(model, columns: list[str], rows: Iterable[tuple]) -> None:
 
 def binary_copy_types(model, columns: list[str]) -> list[str] | None:
     """The database types of `model`'s `columns` if all of them are BINARY_COPY_TYPES."""
-    fields = {field.column: field for field in model._meta.concrete_fields}
-    types = [fields[column].db_type(connection) for column in columns]
+    types = [column_type(model, column) for column in columns]
     return types if set(types) <= BINARY_COPY_TYPES else None
+
+
+def column_type(model, column: str) -> str:
+    """The database type of `model`'s column named `column` (a key's column ends in _id, as
+    some plain columns do too)."""
+    field = next(f for f in model._meta.concrete_fields if f.column == column)
+    return field.db_type(connection)
 
 
 def _as_given(text: str) -> str:
@@ -195,8 +201,7 @@ def _copy_binary(
 def wire_column(model, name: str, values, null: np.ndarray | None = None) -> binary_copy.Column:
     """A column of `model` in binary COPY form, its wire type read from the field's database
     type (a bigint key, an integer count, a double rating)."""
-    field = model._meta.get_field(name.removesuffix("_id"))
-    return binary_copy.Column(binary_copy.WIRE_TYPES[field.db_type(connection)], values, null)
+    return binary_copy.Column(binary_copy.WIRE_TYPES[column_type(model, name)], values, null)
 
 
 def key_order(model, rows: EventRatingColumns) -> np.ndarray | None:

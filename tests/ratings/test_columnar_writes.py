@@ -17,7 +17,7 @@ from ratings import binary_copy, output_digest, persistence
 from ratings.models import EventRating, LiveEventRating, RatingRun
 from ratings.output_digest import events_json
 from ratings.run_rows import EventRatingColumns
-from tests.factories import make_world
+from tests.factories import make_event, make_world
 
 finite = st.floats(allow_nan=False, allow_infinity=False, width=64)
 WIRES = (">i8", ">i4", ">f8", "?")
@@ -223,11 +223,7 @@ def test_the_binary_copy_stores_the_rows_in_the_order_of_the_key(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     world = make_world("ko")
     event = world["tournaments.Event"]
-    fields = {f.attname: getattr(event, f.attname) for f in event._meta.concrete_fields}
-    fields.pop("id")
-    events = [event] + [
-        type(event).objects.create(**{**fields, "code": code}) for code in ("ko-2", "ko-3")
-    ]
+    events = [event] + [make_event(event.federation, code) for code in ("ko-2", "ko-3")]
     players = [p.pk for p in world["players"]]
     pairs = sorted((e.pk, p) for e in events for p in players)
     run, _ = _run_with_columns(world, [])
