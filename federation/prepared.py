@@ -10,7 +10,8 @@ and JSON come back as the ORM gives them). On PostgreSQL the statement is bound 
 psycopg prepares it once it has run `prepare_threshold` times on a connection and PostgreSQL
 stops planning it (planning took 1–3 ms of each of the player page's queries, running them
 0.1–1.3 ms); the ORM's own cursor binds on the client and never prepares.
-rows_together() sends the independent queries of a page in one round trip.
+rows_together() sends the independent queries of a page in one round trip: on PostgreSQL as
+one statement whose answer carries each query's rows as JSON (federation.json_rows).
 tests/site/test_prepared_queries.py checks every prepared query of the site against its queryset
 run the ORM's way.
 """
@@ -18,12 +19,16 @@ run the ORM's way.
 from __future__ import annotations
 
 import contextlib
+import itertools
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from django.db import connections
 from django.db.models import QuerySet
+
+from federation import json_rows
 
 
 def server_binding_cursor(connection):
@@ -32,9 +37,11 @@ def server_binding_cursor(connection):
     return server_binding_cursors(connection, 1)[0]
 
 
-def server_binding_cursors(connection, count: int) -> list:
+def server_binding_cursors(connection, count: int, *, numbered: bool = False) -> list:
     """`count` such cursors, the connection checked once for all of them (a page's statements
-    sent together: rows_together)."""
+    sent together: rows_together). `numbered`: for statements whose placeholders are $1, $2, …
+    already (numbered_placeholders): psycopg sends them as they are instead of parsing them
+    again on every call, which it does for any statement longer than 4,096 characters."""
     if connection.vendor != "postgresql":
         return [connection.cursor() for _ in range(count)]
     import psycopg
@@ -44,7 +51,8 @@ def server_binding_cursors(connection, count: int) -> list:
     connection.ensure_connection()
     connection.validate_thread_sharing()
     with connection.wrap_database_errors:
-        raws = [psycopg.Cursor(connection.connection) for _ in range(count)]
+        kind = psycopg.RawCursor if numbered else psycopg.Cursor
+        raws = [kind(connection.connection) for _ in range(count)]
     # As Django's create_cursor: the connection's time zone, if it changed since connecting.
     loader = connection.connection.adapters.get_loader(TIMESTAMPTZ_OID, psycopg.pq.Format.TEXT)
     if connection.timezone != loader.timezone:
@@ -52,6 +60,17 @@ def server_binding_cursors(connection, count: int) -> list:
             register_tzloader(connection.timezone, raw)
     wrap = connection.make_debug_cursor if connection.queries_logged else connection.make_cursor
     return [wrap(raw) for raw in raws]
+
+
+_PLACEHOLDER_OR_PERCENT = re.compile(r"%([s%])")
+
+
+def numbered_placeholders(sql: str) -> str:
+    """A statement of Django's (%s placeholders, %% for a percent sign) with $1, $2, … and %."""
+    numbers = itertools.count(1)
+    return _PLACEHOLDER_OR_PERCENT.sub(
+        lambda found: f"${next(numbers)}" if found.group(1) == "s" else "%", sql
+    )
 
 
 def binary_results(cursor) -> None:
@@ -85,6 +104,8 @@ class _Compiled:
     slots: tuple[tuple[int, str], ...]  # (position in params, name of the value)
     compiler: Any  # Django's SQLCompiler of the marker queryset: converts the rows
     converters: dict  # the compiler's converters of the selected columns, looked up once
+    # each column's reader from JSON (federation.json_rows), on PostgreSQL; None: not that way
+    json_readers: tuple | None
 
 
 class PreparedValues:
@@ -143,7 +164,11 @@ class PreparedValues:
         if compiler.has_composite_fields(selected):
             raise ValueError(f"prepared query: composite fields are not supported in {sql}")
         converters = compiler.get_converters(selected)
-        compiled = _Compiled(sql, tuple(params), tuple(slots), compiler, converters)
+        readers = None
+        if compiler.connection.vendor == "postgresql":
+            fields = [column.output_field for column in selected]
+            readers = json_rows.readers(fields, compiler.connection.timezone)
+        compiled = _Compiled(sql, tuple(params), tuple(slots), compiler, converters, readers)
         self._compiled[(using, compiler.connection.vendor)] = compiled
         return compiled
 
@@ -151,11 +176,15 @@ class PreparedValues:
 def rows_together(
     *calls: tuple[PreparedValues, dict[str, object]], using: str = "default"
 ) -> list[list[tuple]]:
-    """The rows of each (prepared query, values), in order. On PostgreSQL the statements go to
-    the server together (psycopg's pipeline mode) and the answers come back together: one round
-    trip instead of one per query, which on the player page cost more than running them."""
+    """The rows of each (prepared query, values), in order. On PostgreSQL the queries go to the
+    server together and the answers come back together: one round trip instead of one per
+    query, which on the player page cost more than running them. As one statement if every
+    column they select is read back from JSON exactly (federation.json_rows), else in psycopg's
+    pipeline mode."""
     connection = connections[using]
     statements = [prepared._statement(connection, using, values) for prepared, values in calls]
+    if len(calls) > 1 and all(compiled.json_readers is not None for compiled, _ in statements):
+        return _rows_in_one_statement(connection, statements)
     with contextlib.ExitStack() as cursors_open:
         cursors = [
             cursors_open.enter_context(cursor)
@@ -171,6 +200,28 @@ def rows_together(
             _converted(compiled, cursor.fetchall())
             for cursor, (compiled, _) in zip(cursors, statements, strict=True)
         ]
+
+
+# The one statement of each set of queries sent together (rows_together), by their statements.
+_one_statements: dict[tuple[str, ...], str] = {}
+
+
+def _rows_in_one_statement(connection, statements: list[tuple[_Compiled, list]]) -> list:
+    """PostgreSQL: the queries as subqueries of one statement (federation.json_rows)."""
+    key = tuple(compiled.sql for compiled, _ in statements)
+    sql = _one_statements.get(key)
+    if sql is None:
+        combined = json_rows.statement([(c.sql, len(c.json_readers)) for c, _ in statements])
+        sql = _one_statements[key] = numbered_placeholders(combined)
+    params = [value for _, values in statements for value in values]
+    (cursor,) = server_binding_cursors(connection, 1, numbered=True)
+    with cursor:
+        cursor.execute(sql, params)
+        texts = cursor.fetchone()
+    return [
+        json_rows.rows(text, compiled.json_readers)
+        for text, (compiled, _) in zip(texts, statements, strict=True)
+    ]
 
 
 def _converted(compiled: _Compiled, rows: list[tuple]) -> list[tuple]:

@@ -86,15 +86,28 @@ def test_a_call_must_give_exactly_the_parameters():
         PLAYER_QUERY.rows(federation_code="x", player_id="1", extra=2)
 
 
+def _typed(rows: list[tuple]) -> list[list[tuple[type, object]]]:
+    """Each value with its type: 1500 and 1500.0 differ (one statement reads JSON back)."""
+    return [[(type(value), value) for value in row] for row in rows]
+
+
 @pytest.mark.usefixtures("rated_demo")
-def test_queries_sent_together_give_each_querys_own_rows():
-    """rows_together (one round trip on PostgreSQL) against each query run alone, for every
-    player of the demo, all the site's prepared queries of a player at once."""
-    by_player = [p for p in PreparedValues.instances if p.parameters == ("player_id",)]
-    assert len(by_player) >= 3
-    for values in _values(("player_id",)):
-        together = rows_together(*((prepared, values) for prepared in by_player))
-        assert together == [list(prepared.queryset(**values)) for prepared in by_player]
+@pytest.mark.parametrize("parameters", [("player_id",), ("federation_code", "player_id")])
+def test_queries_sent_together_give_each_querys_own_rows(parameters):
+    """rows_together (one statement on PostgreSQL: federation.json_rows) against each query run
+    the ORM's way, values and their types, for every player of the demo: all the site's
+    prepared queries of a player at once, by his row id and by his federation's code and id."""
+    from django.db import connection
+
+    together_ones = [p for p in PreparedValues.instances if p.parameters == parameters]
+    assert len(together_ones) >= 3
+    for values in _values(parameters):
+        together = rows_together(*((prepared, values) for prepared in together_ones))
+        expected = [list(prepared.queryset(**values)) for prepared in together_ones]
+        assert [_typed(rows) for rows in together] == [_typed(rows) for rows in expected]
+    if connection.vendor == "postgresql":  # they went as one statement
+        compiled = [p._compiled[("default", "postgresql")] for p in together_ones]
+        assert all(c.json_readers is not None for c in compiled)
 
 
 @pytest.mark.postgres
