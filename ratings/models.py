@@ -407,10 +407,11 @@ class EventRating(FrozenWithRunMixin, ConstraintErrorsOnFields, models.Model):
     # and the one index beside it with the event (its page, the guards, an event's ratings in a
     # run). A run writes its rows in the key's order (persistence.key_order), so each key goes
     # in beside the one before, and the event index takes them at a few thousand places, one
-    # per event; the other way round, the player index took 400,000 scattered inserts. No surrogate id: an id's sequence and index added 0.4-0.5 s to a run's insert for
-    # a key nothing looks rows up by. Nothing but a run's deletion, which the admin does not
-    # offer, looks rows up by run alone. The keys are checked by statement triggers, not
-    # per-row constraints (federation.references).
+    # per event; the other way round, the player index took 400,000 scattered inserts. No
+    # surrogate id: an id's sequence and index added 0.4-0.5 s to a run's insert for a key
+    # nothing looks rows up by. Nothing but a run's deletion, which the admin does not offer,
+    # looks rows up by run alone. The keys are checked by statement triggers, not per-row
+    # constraints (federation.references).
     pk = models.CompositePrimaryKey("player", "run", "event")
     run = models.ForeignKey(
         RatingRun,
