@@ -5,7 +5,6 @@ column of another type sends the queries the pipeline's way, with the same rows.
 from __future__ import annotations
 
 import json
-import math
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 
@@ -20,6 +19,7 @@ from federation.models import Federation, Player
 from federation.prepared import PreparedValues, marker_int, numbered_placeholders, rows_together
 from tests.factories import make_player
 from tests.json_values import json_values
+from tests.typed_rows import typed_rows
 
 # A column of each type the readers cover: its SQL type, its Django field, its values.
 FLOATS = st.one_of(
@@ -50,22 +50,6 @@ def _field(name: str):
     from django.db import models
 
     return getattr(models, name)()
-
-
-def _same(a, b) -> bool:
-    """Equal values of the same type (NaN equal to NaN)."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, float) and math.isnan(a):
-        return math.isnan(b)
-    return a == b
-
-
-def _rows_equal(found: list[tuple], expected: list[tuple]) -> bool:
-    return len(found) == len(expected) and all(
-        len(f) == len(e) and all(_same(x, y) for x, y in zip(f, e, strict=True))
-        for f, e in zip(found, expected, strict=True)
-    )
 
 
 def _values_query(types: list[str], rows: list[tuple]) -> tuple[str, list]:
@@ -129,7 +113,7 @@ def _compare_one_statement(first, second) -> None:
         cursor.execute(statement, [p for _, params, _ in queries for p in params])
         texts = cursor.fetchone()
     for text, (_, _, readers), rows in zip(texts, queries, expected, strict=True):
-        assert _rows_equal(json_rows.rows(text, readers), rows)
+        assert typed_rows(json_rows.rows(text, readers)) == typed_rows(rows)
 
 
 def test_a_type_not_read_back_exactly_is_refused():
@@ -184,7 +168,7 @@ def test_a_query_not_read_from_json_sends_them_the_pipelines_way():
     alone = [PLAYER.rows(**values), DECIMAL.rows(**values)]
     assert together[1] == [(player.pk, Decimal("1.50"), "Kamińska")]
     assert together[0] == [(player.pk, "Kamińska", player.created_at)]
-    assert all(_rows_equal(t, a) for t, a in zip(together, alone, strict=True))
+    assert [typed_rows(rows) for rows in together] == [typed_rows(rows) for rows in alone]
     if connection.vendor == "postgresql":
         assert DECIMAL._compiled[("default", "postgresql")].json_readers is None
         assert PLAYER._compiled[("default", "postgresql")].json_readers is not None

@@ -15,6 +15,7 @@ from federation.prepared import PreparedValues, marker_text, rows_together
 from ratings.models import EventRating
 from ratings.selectors import player_events, player_games, player_history, player_page
 from tests.ratings.conftest import seeded_and_rated_demo
+from tests.typed_rows import typed_rows
 from tournaments.models import Event, Game
 
 pytestmark = pytest.mark.django_db
@@ -86,11 +87,6 @@ def test_a_call_must_give_exactly_the_parameters():
         PLAYER_QUERY.rows(federation_code="x", player_id="1", extra=2)
 
 
-def _typed(rows: list[tuple]) -> list[list[tuple[type, object]]]:
-    """Each value with its type: 1500 and 1500.0 differ (one statement reads JSON back)."""
-    return [[(type(value), value) for value in row] for row in rows]
-
-
 @pytest.mark.usefixtures("rated_demo")
 @pytest.mark.parametrize("parameters", [("player_id",), ("federation_code", "player_id")])
 def test_queries_sent_together_give_each_querys_own_rows(parameters):
@@ -104,7 +100,7 @@ def test_queries_sent_together_give_each_querys_own_rows(parameters):
     for values in _values(parameters):
         together = rows_together(*((prepared, values) for prepared in together_ones))
         expected = [list(prepared.queryset(**values)) for prepared in together_ones]
-        assert [_typed(rows) for rows in together] == [_typed(rows) for rows in expected]
+        assert [typed_rows(rows) for rows in together] == [typed_rows(rows) for rows in expected]
     if connection.vendor == "postgresql":  # they went as one statement
         compiled = [p._compiled[("default", "postgresql")] for p in together_ones]
         assert all(c.json_readers is not None for c in compiled)
