@@ -5,15 +5,16 @@ A player with twenty lists made the template engine do some 550 variable lookups
 reversals and 60 translations per page: about half of the page's time
 (tests/benchmarks/bench_site.py); after that, the current-rating section's thirteen tags were
 more than half of what the template still did (120 of 220 µs). These functions give the same
-bytes as the template parts they replace, with each URL reversed once per table (RowUrl), each
-label translated once and each value formatted as the template would (localize, date, the
-ratings filters); tests/site/test_player_tables.py renders both on generated rows and players
-in every language and compares.
+bytes as the template parts they replace, with each URL reversed once per table (RowUrl), the
+words translated once per language in a process (_Words) and each value formatted as the
+template would (localize, date, the ratings filters); tests/site/test_player_tables.py renders
+both on generated rows and players in every language and compares.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from datetime import date
 from functools import lru_cache
 from html import escape as _escape
@@ -55,9 +56,78 @@ def _groups_thousands() -> bool:
     return grouping
 
 
-def _dates(values: Iterable, fmt: str) -> dict:
+@dataclass(frozen=True)
+class _Words:
+    """The words every player page in one language writes the same, and its decimal separator.
+
+    Translated once per language and settings generation: looked up on each page, they were
+    some twenty translations and format look-ups (2-3 µs each) whatever the player."""
+
+    language: str | None
+    separator: str
+    explain: str
+    shared_title: str
+    period: str
+    free_round: str
+    by_default: str
+    white: str
+    black: str
+    won: str
+    lost: str
+    drawn: str
+    nowhere: str
+    provisional: str
+    half_rating: str
+    full_rating: str
+    not_listed: str
+    rank_in_country: str  # "Rank in %(country)s"
+    games_in_all: str  # "%(total)s in all"
+    whatif: str
+    list_label: str
+    rank_label: str
+    games_label: str
+
+
+_words: dict[tuple[str | None, int], _Words] = {}
+
+
+def _words_now() -> _Words:
+    """The active language's words."""
+    key = (get_language(), settings_generation())
+    words = _words.get(key)
+    if words is None:
+        words = _words[key] = _Words(
+            language=key[0],
+            separator=get_format("DECIMAL_SEPARATOR"),
+            explain=gettext("explain"),
+            shared_title=gettext(
+                "rated together with the period's other events: the period's change"
+            ),
+            period=gettext("period"),
+            free_round=gettext("free round"),
+            by_default=gettext("by default"),
+            white=gettext("White"),
+            black=gettext("Black"),
+            won=gettext("won"),
+            lost=gettext("lost"),
+            drawn=gettext("drawn"),
+            nowhere=gettext("Not on any published list yet."),
+            provisional=gettext("provisional"),
+            half_rating=gettext("half-rating (one more rated tournament makes a full rating)"),
+            full_rating=gettext("full rating"),
+            not_listed=gettext("not listed (inactive)"),
+            rank_in_country=gettext("Rank in %(country)s"),
+            games_in_all=gettext("%(total)s in all"),
+            whatif=gettext("What if… (the calculator with these values)"),
+            list_label=gettext("List"),
+            rank_label=gettext("Rank in the federation"),
+            games_label=gettext("Games"),
+        )
+    return words
+
+
+def _dates(values: Iterable, fmt: str, language: str | None) -> dict:
     """Each distinct date of a table formatted ({{ value|date:fmt }}; none: '')."""
-    language = get_language()
     return {v: _formatted(v, fmt, language) for v in set(values)}
 
 
@@ -85,14 +155,16 @@ def history_rows(
     history: Sequence[HistoryPoint], *, federation_code: str, player_id: str, shows_rd: bool
 ) -> SafeString:
     """The history table's rows, newest list first."""
+    if not history:  # no row: no URL to reverse, no word to look up
+        return _rows(())
     list_url = RowUrl("ratings:list", "period", federation=federation_code)
     explain_url = RowUrl(
         "ratings:explain", "run", integer=True, federation=federation_code, player=player_id
     )
-    explain = gettext("explain")
-    separator = get_format("DECIMAL_SEPARATOR")  # once per table, not per row
-    iso = _dates((h.valid_from for h in history), "Y-m-d")
-    short = _dates((h.valid_from for h in history), "SHORT_DATE_FORMAT")
+    words = _words_now()
+    explain, separator = words.explain, words.separator
+    iso = _dates((h.valid_from for h in history), "Y-m-d", words.language)
+    short = _dates((h.valid_from for h in history), "SHORT_DATE_FORMAT", words.language)
     out = []
     for h in reversed(history):
         period = _text(h.period)
@@ -118,16 +190,16 @@ def event_rows(
     events: Sequence[EventChange], *, federation_code: str, player_id: str
 ) -> SafeString:
     """The rated events' rows, latest first."""
+    if not events:  # no row: no URL to reverse, no word to look up
+        return _rows(())
     event_url = RowUrl("ratings:event", "code", federation=federation_code)
     explain_url = RowUrl(
         "ratings:explain", "run", integer=True, federation=federation_code, player=player_id
     )
-    together = gettext("rated together with the period's other events: the period's change")
-    period = gettext("period")
-    shared = f' <abbr class="shared" title="{together}">{period}</abbr>'
-    explain = gettext("explain")
-    separator = get_format("DECIMAL_SEPARATOR")
-    ended = _dates((e.event_end for e in events), "SHORT_DATE_FORMAT")
+    words = _words_now()
+    shared = f' <abbr class="shared" title="{words.shared_title}">{words.period}</abbr>'
+    explain, separator = words.explain, words.separator
+    ended = _dates((e.event_end for e in events), "SHORT_DATE_FORMAT", words.language)
     out = []
     for e in events:
         out.append(
@@ -148,12 +220,13 @@ def event_rows(
 
 def game_rows(games: Sequence[PlayerGame], *, federation_code: str) -> SafeString:
     """His latest games' rows, from his side."""
+    if not games:  # no row: no URL to reverse, no word to look up
+        return _rows(())
     player_url = RowUrl("ratings:player", "player", federation=federation_code)
     event_url = RowUrl("ratings:event", "code", federation=federation_code)
-    free_round, by_default = gettext("free round"), gettext("by default")
-    colours = {"white": gettext("White"), "black": gettext("Black")}
-    outcomes = {1: ("win", gettext("won")), 0: ("loss", gettext("lost"))}
-    drawn = gettext("drawn")
+    words = _words_now()
+    free_round, by_default, drawn = words.free_round, words.by_default, words.drawn
+    outcomes = {1: ("win", words.won), 0: ("loss", words.lost)}
     out = []
     for g in games:
         if g.opponent:
@@ -168,7 +241,7 @@ def game_rows(games: Sequence[PlayerGame], *, federation_code: str) -> SafeStrin
         outcome += f" ({by_default})" if g.by_default else ""
         out.append(
             f'<tr><td>{opponent}</td><td class="num">{_text(halfup(g.opponent_rating))}</td>'
-            f"<td>{colours['white'] if g.colour == 'white' else colours['black']}</td>"
+            f"<td>{words.white if g.colour == 'white' else words.black}</td>"
             f'<td class="num">{_text(g.handicap or "–")}</td>'
             f'<td class="{css}">{outcome}</td>'
             f'<td><a href="{_escape(event_url(g.event_code))}">'
@@ -189,50 +262,38 @@ def current_section(
     """His rating on the newest published list he is on, its flags, ranks and games, and the
     what-if link; a line saying he is on none yet."""
     current = profile.current
+    words = _words_now()
     if current is None:
-        nowhere = gettext("Not on any published list yet.")
-        return mark_safe(f"\n\n<p>{nowhere}</p>\n\n")
+        return mark_safe(f"\n\n<p>{words.nowhere}</p>\n\n")
     player = profile.player
     rd = ""
     if shows_rd and current.published_rd is not None:
         rd = f'<span class="rd">RD {_text(current.published_rd)}</span>'
-    provisional = ""
-    if current.provisional:
-        provisional = gettext("provisional")
-        provisional = f'<span class="flag">{provisional}</span>'
+    provisional = f'<span class="flag">{words.provisional}</span>' if current.provisional else ""
     half = ""
     if has_half_ratings:
-        if current.half_rating:
-            half = gettext("half-rating (one more rated tournament makes a full rating)")
-        else:
-            half = gettext("full rating")
+        half = words.half_rating if current.half_rating else words.full_rating
         half = f'<span class="flag">{half}</span>'
     period = profile.current_period
     list_url = conditional_escape(reverse_fast("ratings:list", args=[federation_code, period]))
-    if current.listed and current.rank:
-        rank = _text(current.rank)
-    else:
-        rank = gettext("not listed (inactive)")
+    rank = _text(current.rank) if current.listed and current.rank else words.not_listed
     country = ""
     if profile.country_rank:
-        in_country = gettext("Rank in %(country)s") % {"country": _text(player.country)}
+        in_country = words.rank_in_country % {"country": _text(player.country)}
         country = f"<dt>{in_country}</dt><dd>{_text(profile.country_rank)}</dd>"
-    in_all = gettext("%(total)s in all") % {"total": _text(current.total_games)}
+    in_all = words.games_in_all % {"total": _text(current.total_games)}
     whatif = conditional_escape(reverse_fast("ratings:whatif", args=[system_code]))
-    whatif_text = gettext("What if… (the calculator with these values)")
     fed, fid = _url_value(federation_code), _url_value(player.federation_player_id)
-    list_label, rank_label = gettext("List"), gettext("Rank in the federation")
-    games_label = gettext("Games")
     return mark_safe(
         f'\n\n<p class="rating"><span class="value">{_text(current.published_rating)}</span>\n'
         f"  {rd}\n  {provisional}\n  {half}\n</p>\n"
         f'<dl class="facts">\n'
-        f'  <dt>{list_label}</dt><dd><a href="{list_url}">{_text(period)}</a></dd>\n'
-        f"  <dt>{rank_label}</dt><dd>{rank}</dd>\n"
+        f'  <dt>{words.list_label}</dt><dd><a href="{list_url}">{_text(period)}</a></dd>\n'
+        f"  <dt>{words.rank_label}</dt><dd>{rank}</dd>\n"
         f"  {country}\n"
-        f"  <dt>{games_label}</dt><dd>{_text(current.games)} ({in_all})</dd>\n"
+        f"  <dt>{words.games_label}</dt><dd>{_text(current.games)} ({in_all})</dd>\n"
         f"</dl>\n"
-        f'<p><a id="whatif-link" href="{whatif}?fed={fed}&amp;player={fid}">{whatif_text}</a>'
+        f'<p><a id="whatif-link" href="{whatif}?fed={fed}&amp;player={fid}">{words.whatif}</a>'
         f"</p>\n\n"
     )
 
