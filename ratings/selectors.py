@@ -836,6 +836,7 @@ def _player_query(federation_code: str, player_id: str) -> QuerySet:
     return (
         Player.objects.filter(federation__code=federation_code, federation_player_id=player_id)
         .annotate(has_live_rating=Exists(LiveRating.objects.filter(player=OuterRef("pk"))))
+        .order_by()  # one player at most (federation, id is unique): no sort to plan or run
         .values_list(
             *PLAYER_COLUMNS, *(f"federation__{f}" for f in FEDERATION_COLUMNS), "has_live_rating"
         )[:1]
