@@ -50,8 +50,9 @@ def _float(value):
 
 def readers(fields: Sequence, timezone) -> tuple[Reader, ...] | None:
     """How to read each selected column's JSON value back to the ORM's value (None, and a JSON
-    document's marker: as given), or None if a column's type is not read back exactly here. `timezone`: the connection's,
-    which Django's loaders give timestamps in (None: naive timestamps, not read here)."""
+    document's marker: as given), or None if a column's type is not read back exactly here.
+    `timezone`: the connection's, which Django's loaders give timestamps in (None: naive
+    timestamps, not read here)."""
     found = []
     for field in fields:
         reader = _reader(field, timezone)
