@@ -31,10 +31,11 @@ from django.db.models import QuerySet
 from federation import json_rows
 
 
-def server_binding_cursor(connection):
+def server_binding_cursor(connection, *, numbered: bool = False):
     """Django's cursor wrapper (query log, error translation, execute wrappers) around a cursor
-    that sends the values apart from the statement (PostgreSQL), or the usual cursor."""
-    return server_binding_cursors(connection, 1)[0]
+    that sends the values apart from the statement (PostgreSQL), or the usual cursor.
+    `numbered`: as for server_binding_cursors."""
+    return server_binding_cursors(connection, 1, numbered=numbered)[0]
 
 
 def server_binding_cursors(connection, count: int, *, numbered: bool = False) -> list:
@@ -214,8 +215,7 @@ def _rows_in_one_statement(connection, statements: list[tuple[_Compiled, list]])
         combined = json_rows.statement([(c.sql, len(c.json_readers)) for c, _ in statements])
         sql = _one_statements[key] = numbered_placeholders(combined)
     params = [value for _, values in statements for value in values]
-    (cursor,) = server_binding_cursors(connection, 1, numbered=True)
-    with cursor:
+    with server_binding_cursor(connection, numbered=True) as cursor:
         cursor.execute(sql, params)
         texts = cursor.fetchone()
     return [
