@@ -88,42 +88,40 @@ class _Words:
     games_label: str
 
 
-_words: dict[tuple[str | None, int], _Words] = {}
-
-
 def _words_now() -> _Words:
     """The active language's words."""
-    key = (get_language(), settings_generation())
-    words = _words.get(key)
-    if words is None:
-        words = _words[key] = _Words(
-            language=key[0],
-            separator=get_format("DECIMAL_SEPARATOR"),
-            explain=gettext("explain"),
-            shared_title=gettext(
-                "rated together with the period's other events: the period's change"
-            ),
-            period=gettext("period"),
-            free_round=gettext("free round"),
-            by_default=gettext("by default"),
-            white=gettext("White"),
-            black=gettext("Black"),
-            won=gettext("won"),
-            lost=gettext("lost"),
-            drawn=gettext("drawn"),
-            nowhere=gettext("Not on any published list yet."),
-            provisional=gettext("provisional"),
-            half_rating=gettext("half-rating (one more rated tournament makes a full rating)"),
-            full_rating=gettext("full rating"),
-            not_listed=gettext("not listed (inactive)"),
-            rank_in_country=gettext("Rank in %(country)s"),
-            games_in_all=gettext("%(total)s in all"),
-            whatif=gettext("What if… (the calculator with these values)"),
-            list_label=gettext("List"),
-            rank_label=gettext("Rank in the federation"),
-            games_label=gettext("Games"),
-        )
-    return words
+    return _words(get_language(), settings_generation())
+
+
+@lru_cache
+def _words(language: str | None, generation: int) -> _Words:
+    """The words in `language` (the active one), looked up once per process, as the list's
+    header labels are (ratings.tables.header_labels); `generation`: settings_generation()."""
+    return _Words(
+        language=language,
+        separator=get_format("DECIMAL_SEPARATOR"),
+        explain=gettext("explain"),
+        shared_title=gettext("rated together with the period's other events: the period's change"),
+        period=gettext("period"),
+        free_round=gettext("free round"),
+        by_default=gettext("by default"),
+        white=gettext("White"),
+        black=gettext("Black"),
+        won=gettext("won"),
+        lost=gettext("lost"),
+        drawn=gettext("drawn"),
+        nowhere=gettext("Not on any published list yet."),
+        provisional=gettext("provisional"),
+        half_rating=gettext("half-rating (one more rated tournament makes a full rating)"),
+        full_rating=gettext("full rating"),
+        not_listed=gettext("not listed (inactive)"),
+        rank_in_country=gettext("Rank in %(country)s"),
+        games_in_all=gettext("%(total)s in all"),
+        whatif=gettext("What if… (the calculator with these values)"),
+        list_label=gettext("List"),
+        rank_label=gettext("Rank in the federation"),
+        games_label=gettext("Games"),
+    )
 
 
 def _dates(values: Iterable, fmt: str, language: str | None) -> dict:
