@@ -70,6 +70,7 @@ _DEFAULT_PATHS = {
     "ratings.RatingList": "federation",
     "ratings.RatingEntry": "rating_list__federation",
     "ratings.EventRating": "event__federation",
+    "ratings.RatedEvent": "event__federation",
     "ratings.SolvingNorm": "event__federation",
 }
 

@@ -50,6 +50,19 @@ def unconstrained_references() -> list[Reference]:
     return found
 
 
+# A referring table without an index by every key it refers by: the rows referring to a
+# parent by one of the keys another table keeps are looked for there (ratings.rated_events:
+# the distinct (event, run) of the event ratings, indexed by both), not by reading the table.
+LOOKED_UP_IN = {"ratings_eventrating": "ratings_ratedevent"}
+KEPT_KEYS = {"ratings_ratedevent": ("event_id", "run_id")}
+
+
+def looked_up_in(table: str, column: str) -> str:
+    """The table the rows of `table` referring by `column` are looked for in."""
+    keeper = LOOKED_UP_IN.get(table)
+    return keeper if keeper and column in KEPT_KEYS[keeper] else table
+
+
 def _exists(reference: Reference, key: str) -> str:
     return f"EXISTS (SELECT 1 FROM {reference.target} WHERE id = {key})"
 
@@ -61,7 +74,8 @@ def reference_guards() -> list[Guard]:
         missing = f"NOT {_exists(ref, f'NEW.{ref.column}')}"
         if ref.null:
             missing = f"NEW.{ref.column} IS NOT NULL AND {missing}"
-        referred = f"EXISTS (SELECT 1 FROM {ref.table} WHERE {ref.column} = OLD.id)"
+        where = looked_up_in(ref.table, ref.column)
+        referred = f"EXISTS (SELECT 1 FROM {where} WHERE {ref.column} = OLD.id)"
         guards += [
             Guard(
                 f"{name}_insert",

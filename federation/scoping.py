@@ -219,7 +219,7 @@ REFERRERS = {
         ("tournaments_team", "event_id"),
         ("tournaments_problem", "event_id"),
         ("tournaments_placement", "event_id"),
-        ("ratings_eventrating", "event_id"),
+        ("ratings_ratedevent", "event_id"),  # for the event ratings: ratings.rated_events
         ("ratings_solvingnorm", "event_id"),
         ("ratings_liveeventrating", "event_id"),
     ),

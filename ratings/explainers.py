@@ -52,10 +52,14 @@ def egf(report: ExplainReport, player: Player, data: dict) -> None:
     from ratings.engines import egf as engine
 
     events = [er.event_id for er in report.event_ratings]
+    # he and his opponents, by their keys (event ratings have no index by event)
+    met = {player.pk} | {
+        int(r[1]) for er in report.event_ratings for r in (er.details or {}).get("games") or ()
+    }
     before = {
         (event_id, pid): value
         for event_id, pid, value in report.stored_event_ratings()
-        .filter(event_id__in=events)
+        .filter(event_id__in=events, player_id__in=sorted(met))
         .values_list("event_id", "player_id", "before")
     }
     sections = []

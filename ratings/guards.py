@@ -244,5 +244,7 @@ def reinstall_guards(sender, using="default", **kwargs) -> None:
     from django.db import connections
 
     from federation.triggers import reinstall
+    from ratings import rated_events
 
     reinstall(connections[using], all_guards())
+    rated_events.reinstall(connections[using])

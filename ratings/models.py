@@ -403,15 +403,14 @@ class RatingEntry(ConstraintErrorsOnFields, models.Model):
 class EventRating(FrozenWithRunMixin, ConstraintErrorsOnFields, models.Model):
     """A player's rating before and after one event of a run: the history players browse."""
 
-    # Keyed by (player, run, event): the key leads with the player (his page, explanations),
-    # and the one index beside it with the event (its page, the guards, an event's ratings in a
-    # run). A run writes its rows in the key's order (persistence.key_order), so each key goes
-    # in beside the one before, and the event index takes them at a few thousand places, one
-    # per event; the other way round, the player index took 400,000 scattered inserts. No
-    # surrogate id: an id's sequence and index added 0.4-0.5 s to a run's insert for a key
-    # nothing looks rows up by. Nothing but a run's deletion, which the admin does not offer,
-    # looks rows up by run alone. The keys are checked by statement triggers, not per-row
-    # constraints (federation.references).
+    # Keyed by (player, run, event), the only index: the player's page and explanations read
+    # by it, and a run writes its rows in its order (persistence.key_order), so each goes in
+    # beside the one before. A second index by event took each of a period's 400,000 rows at
+    # one of 2,000 places and doubled the insert (0.5 s of a 1.0 s COPY); what looks rows up by
+    # event goes through RatedEvent instead, one row per (event, run) the database keeps, and
+    # reads a run's rows of an event by its players' keys. No surrogate id: an id's sequence
+    # and index added 0.4-0.5 s to a run's insert for a key nothing looks rows up by. The keys
+    # are checked by statement triggers, not per-row constraints (federation.references).
     pk = models.CompositePrimaryKey("player", "run", "event")
     run = models.ForeignKey(
         RatingRun,
@@ -420,9 +419,11 @@ class EventRating(FrozenWithRunMixin, ConstraintErrorsOnFields, models.Model):
         db_index=False,
         db_constraint=False,
     )
+    # Not PROTECT here: Django would look the event's rows up by event to refuse; RatedEvent's
+    # PROTECT refuses the same deletion by its key.
     event = models.ForeignKey(
         Event,
-        on_delete=models.PROTECT,
+        on_delete=models.DO_NOTHING,
         related_name="event_ratings",
         db_index=False,
         db_constraint=False,
@@ -444,10 +445,34 @@ class EventRating(FrozenWithRunMixin, ConstraintErrorsOnFields, models.Model):
 
     class Meta:
         ordering = ["event", "player"]
-        indexes = [models.Index(fields=["event", "run"])]
 
     def __str__(self) -> str:
         return f"{self.player} at {self.event}: {self.before} → {self.after}"
+
+
+class RatedEvent(models.Model):
+    """An event a run rated: the distinct (event, run) of its event ratings, kept by the
+    database from them (ratings.rated_events) and written by nothing else. The way in by event:
+    which runs rated an event, and whether any event rating refers to an event or a run."""
+
+    pk = models.CompositePrimaryKey("event", "run")
+    # Constraints (a few thousand rows a run, checked at commit), and the table is in no
+    # guard's list: nothing but the triggers of ratings.rated_events writes it, and they only
+    # follow the event ratings, which every guard covers.
+    event = models.ForeignKey(
+        Event,
+        on_delete=models.PROTECT,
+        related_name="rated_by",
+        db_index=False,  # the key leads with it
+    )
+    # DO_NOTHING: the rows go with the run's event ratings, by the database
+    run = models.ForeignKey(RatingRun, on_delete=models.DO_NOTHING, related_name="rated_events")
+
+    class Meta:
+        ordering = ["event", "run"]
+
+    def __str__(self) -> str:
+        return f"{self.event} rated by run {self.run_id}"
 
 
 class SolvingNorm(FrozenWithRunMixin, ConstraintErrorsOnFields, models.Model):

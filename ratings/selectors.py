@@ -44,6 +44,7 @@ from ratings.models import (
     EventRating,
     ListStatus,
     LiveRating,
+    RatedEvent,
     RatingEntry,
     RatingList,
     RatingPeriod,
@@ -1209,10 +1210,15 @@ def event_or_404(federation_code: str, code: str) -> Event:
     return event
 
 
-def event_changes(event: Event) -> dict[int, EventChange]:
-    """(player id, change) per player of the event, from published runs: one query."""
-    rows = EventRating.objects.filter(
+def event_changes(event: Event, players: Iterable[int]) -> dict[int, EventChange]:
+    """(player id, change) of each of `players` at the event, from published runs: one query.
+    Event ratings have no index by event (ratings.models): the runs that rated the event are
+    read from RatedEvent and the rows by the players' keys."""
+    rated_by = RatedEvent.objects.filter(
         event=event, run__rating_list__status=ListStatus.PUBLISHED
+    ).values("run_id")
+    rows = EventRating.objects.filter(
+        player_id__in=sorted(set(players)), event=event, run_id__in=rated_by
     ).order_by("player_id", "-run_id")
     seen: dict[int, EventChange] = {}
     for player_id, change in _event_changes(rows):
@@ -1233,7 +1239,6 @@ def event_page(event: Event) -> EventPage:
             .select_related("solver")
             .order_by("solver_id", "problem__round", "problem__number")
         )
-    changes = event_changes(event)
     placements = {
         pid: (place, grade)
         for pid, place, grade in Placement.objects.filter(event=event).values_list(
@@ -1248,10 +1253,11 @@ def event_page(event: Event) -> EventPage:
                 "player_id", "team__name", "board"
             )
         }
-    player_ids = set(changes) | set(placements) | set(boards)
     known = {g.white_id for g in games} | {g.black_id for g in games if g.black_id}
     known |= {s.solver_id for s in scores}
-    missing = player_ids - known
+    # every player a run rates at an event played, solved, placed or sat on a team's board there
+    changes = event_changes(event, known | set(placements) | set(boards))
+    missing = (set(placements) | set(boards)) - known
     extra = list(Player.objects.filter(id__in=missing)) if missing else []
     by_id = {g.white_id: g.white for g in games}
     by_id.update({g.black_id: g.black for g in games if g.black_id})

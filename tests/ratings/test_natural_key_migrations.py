@@ -3,7 +3,8 @@ with rows in the table: Django does not move a table to a composite key, so each
 it by hand on each database. Ratings 0018 keys a run's event ratings by (event, run, player);
 0019 the live event ratings by (live run, event, player) and the live ratings by (live run,
 player), their references checked by triggers instead of constraints; 0021 moves the event
-ratings' key to (player, run, event) and their index to (event, run). Every row and value must
+ratings' key to (player, run, event) and their index to (event, run); 0022 drops that index for
+RatedEvent, filled from the rows. Every row and value must
 survive each way, the key (or, backwards, the unique constraint) must refuse a second row with
 the same key, and the guards must be back after migrate."""
 
@@ -15,8 +16,8 @@ import pytest
 from django.db import IntegrityError, connection, transaction
 
 from ratings.guards import reinstall_guards
-from ratings.models import EventRating, LiveEventRating, LiveRating, RatingList
-from tests.factories import make_world
+from ratings.models import EventRating, LiveEventRating, LiveRating, RatedEvent, RatingList
+from tests.factories import make_event, make_world
 from tests.hardening.model_keys import key_columns, table_key_columns
 from tests.ratings.migration_steps import migrate_ratings, migrate_ratings_to_latest
 
@@ -156,7 +157,43 @@ def test_event_ratings_rekeyed_by_player_first_keep_every_row_both_ways():
         migrate_ratings_to_latest()
         reinstall_guards(sender=None)
     assert table_key_columns(case.table) == ["player_id", "run_id", "event_id"]
-    assert _index_columns(case.table) == [["event_id", "run_id"]]
+    assert _index_columns(case.table) == []  # 0022: looked up by event through RatedEvent
     assert _rows(case) == stored
     with pytest.raises(IntegrityError):
         _insert(case, stored[0])
+
+
+def _pairs() -> tuple[set, set]:
+    """(the distinct (event, run) of the event ratings, RatedEvent's rows)."""
+    rated = set(EventRating.objects.values_list("event_id", "run_id").distinct())
+    return rated, set(RatedEvent.objects.values_list("event_id", "run_id"))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_rated_events_filled_from_the_event_ratings_and_gone_again_both_ways():
+    """Ratings 0022 fills RatedEvent from the event ratings before their event index goes;
+    back, the index returns and the triggers that kept the table go with it (on SQLite a
+    trigger writing to a dropped table would fail every insert)."""
+    case = MIGRATIONS[0]
+    world = make_world("rv")
+    _add_rows(case, world)
+    stored = _rows(case)
+    try:
+        migrate_ratings("0021_event_ratings_keyed_by_player_run_event")
+        assert _index_columns(case.table) == [["event_id", "run_id"]]
+        assert "ratings_ratedevent" not in connection.introspection.table_names()
+        row = list(stored[0])
+        row[case.values.index("run_id")] = world["ratings.RatingRun"].pk
+        row[case.values.index("event_id")] = make_event(world["federation.Federation"], "rv2").pk
+        _insert(case, tuple(row))  # no trigger is left writing to the dropped table
+        with connection.cursor() as cursor:
+            event_id = row[case.values.index("event_id")]
+            cursor.execute(f"DELETE FROM {case.table} WHERE event_id = %s", [event_id])
+            # the guards of an event's deletion read the event ratings again, not a lost table
+            cursor.execute("DELETE FROM tournaments_event WHERE id = %s", [event_id])
+    finally:
+        migrate_ratings_to_latest()
+        reinstall_guards(sender=None)
+    rated, kept = _pairs()
+    assert len(rated) >= 1 and kept == rated
+    assert _rows(case) == stored
