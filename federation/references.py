@@ -54,13 +54,20 @@ def unconstrained_references() -> list[Reference]:
 # parent by one of the keys another table keeps are looked for there (ratings.rated_events:
 # the distinct (event, run) of the event ratings, indexed by both), not by reading the table.
 LOOKED_UP_IN = {"ratings_eventrating": "ratings_ratedevent"}
-KEPT_KEYS = {"ratings_ratedevent": ("event_id", "run_id")}
+
+
+def foreign_key_columns(table: str) -> set[str]:
+    """The columns of the model of `table` that are foreign keys."""
+    from django.apps import apps
+
+    model = next(m for m in apps.get_models() if m._meta.db_table == table)
+    return {f.column for f in model._meta.local_concrete_fields if f.many_to_one}
 
 
 def looked_up_in(table: str, column: str) -> str:
     """The table the rows of `table` referring by `column` are looked for in."""
     keeper = LOOKED_UP_IN.get(table)
-    return keeper if keeper and column in KEPT_KEYS[keeper] else table
+    return keeper if keeper and column in foreign_key_columns(keeper) else table
 
 
 def _exists(reference: Reference, key: str) -> str:

@@ -17,7 +17,7 @@ import pytest
 from django.apps import apps
 from django.db import connection, models
 
-from federation.references import LOOKED_UP_IN
+from federation.references import foreign_key_columns, looked_up_in
 from federation.triggers import BULK_WRITTEN
 from tests.hardening.model_keys import key_columns, table_key_columns
 
@@ -65,21 +65,13 @@ def _leading(table: str) -> set[str]:
     return {index["columns"][0] for index in _indexes(table)}
 
 
-def _keys(table: str) -> set[str]:
-    return {f.column for f in _model(table)._meta.local_concrete_fields if f.many_to_one}
-
-
 @pytest.mark.parametrize("table", BULK_WRITTEN)
 def test_every_key_looked_up_leads_an_index(table):
-    leading = _leading(table)
-    keeper = LOOKED_UP_IN.get(table)
-    for column in _keys(table):
+    for column in foreign_key_columns(table):
         if (table, column) in NOT_LOOKED_UP_ALONE:
             continue
-        if keeper and column in _keys(keeper):  # looked up there (the reference guards do)
-            assert column in _leading(keeper), f"{keeper}.{column}: no index leads with it"
-        else:
-            assert column in leading, f"{table}.{column}: no index leads with it"
+        where = looked_up_in(table, column)  # where the reference guards look
+        assert column in _leading(where), f"{where}.{column}: no index leads with it"
 
 
 @pytest.mark.parametrize("table", BULK_WRITTEN)
@@ -87,9 +79,11 @@ def test_every_index_leads_with_a_key_looked_up(table):
     """An index that leads with a key nobody looks rows up by alone serves only the look-ups
     of its later columns, which an index leading with one of them serves as well."""
     model = _model(table)
-    elsewhere = _keys(LOOKED_UP_IN[table]) if table in LOOKED_UP_IN else set()
+    elsewhere = {c for c in foreign_key_columns(table) if looked_up_in(table, c) != table}
     looked_up = {key_columns(model)[0]} | {
-        column for column in _keys(table) - elsewhere if (table, column) not in NOT_LOOKED_UP_ALONE
+        column
+        for column in foreign_key_columns(table) - elsewhere
+        if (table, column) not in NOT_LOOKED_UP_ALONE
     }
     for index in _indexes(table):
         assert index["columns"][0] in looked_up, f"{index['name']} leads with an unused key"
