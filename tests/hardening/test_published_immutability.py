@@ -14,6 +14,7 @@ The class is enumerated twice:
 from __future__ import annotations
 
 from datetime import date
+from functools import partial
 
 import pytest
 from django.apps import apps
@@ -39,6 +40,7 @@ from ratings.models import (
 )
 from tests.factories import make_world
 from tests.hardening.model_keys import key_values, where_key
+from tests.hardening.raw_sql import assert_refused
 from tournaments.models import Event
 
 pytestmark = pytest.mark.django_db
@@ -147,21 +149,11 @@ def _changed(field: models.Field, column: str) -> str:
     return f"COALESCE({column}, 0) + 1"
 
 
-def _refused(sql: str, params=()) -> str:
-    with (
-        pytest.raises((IntegrityError, DatabaseError)) as refused,
-        transaction.atomic(),
-        connection.cursor() as cursor,
-    ):
-        cursor.execute(sql, params)
-    # A federation column may be refused by the scoping guard first, a key moved to no row or a
-    # truncation of a table other rows refer to by the references guards (all hold).
-    refusals = (MESSAGE, SCOPE_MESSAGE, MOVE_MESSAGE, MISSING_MESSAGE, REFERRED_MESSAGE)
-    assert any(m in str(refused.value) for m in refusals), (
-        sql,
-        refused.value,
-    )
-    return sql
+# A federation column may be refused by the scoping guard first, a key moved to no row or a
+# truncation of a table other rows refer to by the references guards (all hold).
+_refused = partial(
+    assert_refused, (MESSAGE, SCOPE_MESSAGE, MOVE_MESSAGE, MISSING_MESSAGE, REFERRED_MESSAGE)
+)
 
 
 def _rows(world) -> dict[str, models.Model]:

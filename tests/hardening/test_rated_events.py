@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import date
 
 import pytest
-from django.db import DatabaseError, IntegrityError, connection, transaction
+from django.db import connection, transaction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -16,6 +16,7 @@ from federation.triggers import UNLOCK_TABLE
 from ratings.models import EventRating, RatedEvent, RatingPeriod, RatingRun
 from ratings.rated_events import KEPT_MESSAGE
 from tests.factories import make_event, make_player, make_world
+from tests.hardening.raw_sql import assert_refused
 
 pytestmark = pytest.mark.django_db
 
@@ -121,26 +122,22 @@ def test_the_pairs_follow_a_binary_copy(small):
     assert _pairs_kept(runs) == {(events[0].pk, runs[0].pk), (events[1].pk, runs[0].pk)}
 
 
-def _refused(sql: str, params=()) -> None:
-    with (
-        pytest.raises((IntegrityError, DatabaseError)) as refused,
-        transaction.atomic(),
-        connection.cursor() as cursor,
-    ):
-        cursor.execute(sql, params)
-    assert KEPT_MESSAGE in str(refused.value), (sql, refused.value)
-
-
 def test_nothing_else_writes_the_pairs(small):
     run, event, player = small["runs"][0], small["events"][0], small["players"][0]
     EventRating.objects.create(run=run, event=event, player=player, after=1500.0)
     other = small["events"][1]
-    _refused(
-        "INSERT INTO ratings_ratedevent (event_id, run_id) VALUES (%s, %s)", [other.pk, run.pk]
+    assert_refused(
+        KEPT_MESSAGE,
+        "INSERT INTO ratings_ratedevent (event_id, run_id) VALUES (%s, %s)",
+        [other.pk, run.pk],
     )
     kept = "WHERE event_id = %s AND run_id = %s"
-    _refused(f"DELETE FROM ratings_ratedevent {kept}", [event.pk, run.pk])
-    _refused(f"UPDATE ratings_ratedevent SET event_id = %s {kept}", [other.pk, event.pk, run.pk])
+    assert_refused(KEPT_MESSAGE, f"DELETE FROM ratings_ratedevent {kept}", [event.pk, run.pk])
+    assert_refused(
+        KEPT_MESSAGE,
+        f"UPDATE ratings_ratedevent SET event_id = %s {kept}",
+        [other.pk, event.pk, run.pk],
+    )
     assert _pairs_kept(small["runs"]) == {(event.pk, run.pk)}
 
 
@@ -149,7 +146,7 @@ def test_nothing_else_writes_the_pairs(small):
 def test_the_pairs_cannot_be_truncated_while_event_ratings_are_left(small):
     run, event, player = small["runs"][0], small["events"][0], small["players"][0]
     EventRating.objects.create(run=run, event=event, player=player, after=1500.0)
-    _refused("TRUNCATE ratings_ratedevent")
+    assert_refused(KEPT_MESSAGE, "TRUNCATE ratings_ratedevent")
 
 
 def test_the_maintenance_switch_lets_a_person_repair_them(small):
