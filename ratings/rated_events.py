@@ -106,6 +106,12 @@ def _postgresql_sql() -> list[str]:
     return sql
 
 
+# SQLite, per row: the old row's pair goes if no event rating has it any more
+_SQLITE_REMOVE_OLD = (
+    f"DELETE FROM {TABLE} WHERE event_id = OLD.event_id AND run_id = OLD.run_id "
+    f"AND NOT {_rated('OLD')};"
+)
+
 # SQLite: (trigger name, the statement's head, its body)
 _SQLITE_TRIGGERS = (
     (
@@ -117,14 +123,12 @@ _SQLITE_TRIGGERS = (
         f"{SOURCE}_rated_events_moved",
         f"AFTER UPDATE OF event_id, run_id ON {SOURCE}",
         f"INSERT OR IGNORE INTO {TABLE} (event_id, run_id) VALUES (NEW.event_id, NEW.run_id); "
-        f"DELETE FROM {TABLE} WHERE event_id = OLD.event_id AND run_id = OLD.run_id "
-        f"AND NOT {_rated('OLD')};",
+        + _SQLITE_REMOVE_OLD,
     ),
     (
         f"{SOURCE}_rated_events_removed",
         f"AFTER DELETE ON {SOURCE}",
-        f"DELETE FROM {TABLE} WHERE event_id = OLD.event_id AND run_id = OLD.run_id "
-        f"AND NOT {_rated('OLD')};",
+        _SQLITE_REMOVE_OLD,
     ),
     # the table holds exactly the pairs rated: a pair no event rating has cannot go in, one
     # that some still have cannot go, and none changes

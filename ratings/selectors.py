@@ -1255,9 +1255,10 @@ def event_page(event: Event) -> EventPage:
         }
     known = {g.white_id for g in games} | {g.black_id for g in games if g.black_id}
     known |= {s.solver_id for s in scores}
+    listed = set(placements) | set(boards)
     # every player a run rates at an event played, solved, placed or sat on a team's board there
-    changes = event_changes(event, known | set(placements) | set(boards))
-    missing = (set(placements) | set(boards)) - known
+    changes = event_changes(event, known | listed)
+    missing = listed - known
     extra = list(Player.objects.filter(id__in=missing)) if missing else []
     by_id = {g.white_id: g.white for g in games}
     by_id.update({g.black_id: g.black for g in games if g.black_id})
