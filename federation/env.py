@@ -38,15 +38,10 @@ def database_from_url(url: str | None, sqlite_path: str) -> dict:
     parsed = urlparse(url)
     if parsed.scheme in {"postgres", "postgresql", "pgsql"}:
         options = {k: v[-1] for k, v in parse_qs(parsed.query, keep_blank_values=True).items()}
-        # federation.prepared's statements are prepared after this many runs on a connection
-        # (the ORM's own never are); ?prepare_threshold= (empty) turns it off, e.g. behind a
-        # pooler that cannot keep prepared statements.
-        threshold = options.get("prepare_threshold", "5")
-        if threshold and not threshold.isdigit():
-            raise ImproperlyConfigured(
-                f"DATABASE_URL: prepare_threshold={threshold!r} is not a count (or empty: off)"
-            )
-        options["prepare_threshold"] = int(threshold) if threshold else None
+        options["prepare_threshold"] = _prepare_threshold(options.get("prepare_threshold", "0"))
+        mode = options.pop("plan_cache_mode", "force_generic_plan")
+        if mode:
+            options["options"] = _with_plan_cache_mode(options.get("options", ""), mode)
         return {
             "ENGINE": "federation.postgresql",  # Django's, with a cheaper health check
             "NAME": unquote(parsed.path.lstrip("/")),
@@ -61,3 +56,36 @@ def database_from_url(url: str | None, sqlite_path: str) -> dict:
     if parsed.scheme == "sqlite":
         return {"ENGINE": "django.db.backends.sqlite3", "NAME": unquote(parsed.path) or sqlite_path}
     raise ImproperlyConfigured(f"DATABASE_URL scheme {parsed.scheme!r} is not supported")
+
+
+def _prepare_threshold(raw: str) -> int | None:
+    """After how many runs on a connection psycopg prepares a statement that federation.prepared
+    sends with its values apart (the ORM's own never are): at once by default, so the public
+    pages' statements are planned once per connection. Empty: never, e.g. behind a pooler that
+    cannot keep prepared statements."""
+    if raw and not raw.isdigit():
+        raise ImproperlyConfigured(
+            f"DATABASE_URL: prepare_threshold={raw!r} is not a count (or empty: off)"
+        )
+    return int(raw) if raw else None
+
+
+PLAN_CACHE_MODES = ("force_generic_plan", "auto", "force_custom_plan")
+
+
+def _with_plan_cache_mode(libpq_options: str, mode: str) -> str:
+    """libpq's startup `options` with PostgreSQL's plan_cache_mode set for the connection.
+
+    force_generic_plan (the default): a prepared statement is planned once, for any values,
+    from its first run. Without it PostgreSQL plans the first five runs for their values before
+    it compares and settles on the generic plan, which every statement of the public pages
+    does (tests/site/test_planned_once.py): a connection's first dozen player pages paid the
+    planner, 2-4 ms each. The ORM binds its values into the statement text, so its statements
+    have no parameters and no choice to make; what else it reaches is the PL/pgSQL guards'
+    lookups by key (federation.triggers). Empty: the server's own setting."""
+    if mode not in PLAN_CACHE_MODES:
+        raise ImproperlyConfigured(
+            f"DATABASE_URL: plan_cache_mode={mode!r} is not one of {', '.join(PLAN_CACHE_MODES)}"
+            " (or empty: the server's setting)"
+        )
+    return " ".join(filter(None, [libpq_options, f"-c plan_cache_mode={mode}"]))

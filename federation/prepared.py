@@ -7,9 +7,10 @@ the queryset as the one statement of the query's meaning: it is built once with 
 compiled by Django's own compiler, and each call substitutes the real values for the markers in
 the compiled parameters and converts the rows with the same compiler (SQLite's dates, booleans
 and JSON come back as the ORM gives them). On PostgreSQL the statement is bound on the server, so
-psycopg prepares it once it has run `prepare_threshold` times on a connection and PostgreSQL
-stops planning it (planning took 1–3 ms of each of the player page's queries, running them
-0.1–1.3 ms); the ORM's own cursor binds on the client and never prepares.
+psycopg prepares it (at its first run on a connection by default: `prepare_threshold`) and
+PostgreSQL plans it once, generically (`plan_cache_mode`, federation.env): planning took 1–3 ms
+of each of the player page's queries, running them 0.1–1.3 ms. The ORM's own cursor binds on
+the client and never prepares; nor does a one-off statement (a run's read or record).
 rows_together() sends the independent queries of a page in one round trip: on PostgreSQL as
 one statement whose answer carries each query's rows as JSON (federation.json_rows).
 tests/site/test_prepared_queries.py checks every prepared query of the site against its queryset
@@ -19,6 +20,7 @@ run the ORM's way.
 from __future__ import annotations
 
 import contextlib
+import functools
 import itertools
 import re
 from collections.abc import Callable
@@ -31,14 +33,18 @@ from django.db.models import QuerySet
 from federation import json_rows
 
 
-def server_binding_cursor(connection, *, numbered: bool = False):
+def server_binding_cursor(connection, *, numbered: bool = False, one_off: bool = False):
     """Django's cursor wrapper (query log, error translation, execute wrappers) around a cursor
     that sends the values apart from the statement (PostgreSQL), or the usual cursor.
-    `numbered`: as for server_binding_cursors."""
-    return server_binding_cursors(connection, 1, numbered=numbered)[0]
+    `numbered`: as for server_binding_cursors. `one_off`: a statement run once in a while (a
+    run's read or record), never prepared: planned for its values each time, not once for
+    any, and not kept on the connection."""
+    return server_binding_cursors(connection, 1, numbered=numbered, one_off=one_off)[0]
 
 
-def server_binding_cursors(connection, count: int, *, numbered: bool = False) -> list:
+def server_binding_cursors(
+    connection, count: int, *, numbered: bool = False, one_off: bool = False
+) -> list:
     """`count` such cursors, the connection checked once for all of them (a page's statements
     sent together: rows_together). `numbered`: for statements whose placeholders are $1, $2, …
     already (numbered_placeholders): psycopg sends them as they are instead of parsing them
@@ -53,6 +59,8 @@ def server_binding_cursors(connection, count: int, *, numbered: bool = False) ->
     connection.validate_thread_sharing()
     with connection.wrap_database_errors:
         kind = psycopg.RawCursor if numbered else psycopg.Cursor
+        if one_off:
+            kind = _unprepared(kind)
         raws = [kind(connection.connection) for _ in range(count)]
     # As Django's create_cursor: the connection's time zone, if it changed since connecting.
     loader = connection.connection.adapters.get_loader(TIMESTAMPTZ_OID, psycopg.pq.Format.TEXT)
@@ -61,6 +69,17 @@ def server_binding_cursors(connection, count: int, *, numbered: bool = False) ->
             register_tzloader(connection.timezone, raw)
     wrap = connection.make_debug_cursor if connection.queries_logged else connection.make_cursor
     return [wrap(raw) for raw in raws]
+
+
+@functools.cache
+def _unprepared(kind: type) -> type:
+    """psycopg's cursor class `kind`, whose statements are never prepared."""
+
+    class Unprepared(kind):
+        def execute(self, query, params=None, *, prepare=None, binary=None):
+            return super().execute(query, params, prepare=False, binary=binary)
+
+    return Unprepared
 
 
 _PLACEHOLDER_OR_PERCENT = re.compile(r"%([s%])")

@@ -53,7 +53,7 @@ def read_columns(queryset: QuerySet, kinds: Mapping[str, str]) -> dict[str, np.n
         f"string_agg({_KINDS[kinds[name]][0].format(f'q.c{i}')}, '' :: bytea)"
         for i, name in enumerate(names)
     )
-    with server_binding_cursor(connection) as cursor:
+    with server_binding_cursor(connection, one_off=True) as cursor:
         binary_results(cursor)  # the joined values arrive as they are, not as hexadecimal text
         cursor.execute(f"SELECT {joined} FROM ({sql}) AS q ({aliases})", params)
         values = cursor.fetchone()

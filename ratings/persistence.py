@@ -332,7 +332,7 @@ def write_record(record: RunRecord) -> None:
     record.refuse_if_stored()
     query = InsertQuery(RunRecord)
     query.insert_values(RunRecord._meta.local_concrete_fields, [record])
-    with server_binding_cursor(connection) as cursor:
+    with server_binding_cursor(connection, one_off=True) as cursor:
         for sql, params in query.get_compiler(connection=connection).as_sql():
             cursor.execute(sql, params)
     record._state.adding = False
@@ -350,7 +350,7 @@ def write_live_input(live: LiveRun, stored: bytes, digest: str) -> None:
     query = UpdateQuery(LiveRun)
     query.add_update_values({"engine_input": stored, "input_digest": digest})
     query.add_filter("pk", live.pk)
-    with server_binding_cursor(connection) as cursor:
+    with server_binding_cursor(connection, one_off=True) as cursor:
         cursor.execute(*query.get_compiler(connection=connection).as_sql())
 
 

@@ -1,25 +1,33 @@
 """Every statement the public pages prepare on PostgreSQL is planned once, not on each request.
 
-psycopg prepares a statement the pages send with their values apart (federation.prepared) after
-a few runs; PostgreSQL then plans it once, its generic plan, but only if that plan costs no more
-than the ones it plans for each run's values. When it costs more, every request pays the planner
-again and preparing saved nothing. That was the list pages' keyset statement: its LIMIT was a
+psycopg prepares a statement the pages send with their values apart (federation.prepared).
+Left to choose (plan_cache_mode auto), PostgreSQL plans its first five runs for their values,
+then keeps its generic plan only if that costs no more than those did; when it costs more, every
+request pays the planner again. That was the list pages' keyset statement: its LIMIT was a
 parameter, so the generic plan joined every player (ratings.selectors._KEYSET_SQL).
 
-The pages are requested again and again with varying values (lists, deep pages, the API, player
-pages), then the connection's prepared statements are read back from pg_prepared_statements:
-each one run often enough must have run on its generic plan.
+The site's connections skip that choice (plan_cache_mode force_generic_plan, federation.env),
+which is sound only while PostgreSQL, left to choose, would settle on the generic plan of every
+one of them. So the first test lets it choose: the pages are requested again and again with
+varying values (lists, deep pages, the API, player pages), then the connection's prepared
+statements are read back from pg_prepared_statements: each one run often enough must have run
+on its generic plan. The second checks the site's own setting: planned generically from the
+first request on; the third that a run's one-off statements are not prepared at all.
 """
 
 from __future__ import annotations
 
+import contextlib
 import random
 from datetime import date
 
 import pytest
 from django.db import connection
+from django.test import Client
 
 from federation.models import Player
+from federation.prepared import server_binding_cursor
+from ratings.column_read import read_columns
 from tests.site.factories import make_federation, make_list, make_period
 
 pytestmark = pytest.mark.django_db
@@ -27,7 +35,7 @@ pytestmark = pytest.mark.django_db
 # Enough players that a plan joining all of them costs more than looking up a page's: with a
 # few hundred, joining all is the cheaper plan and every statement passes.
 PLAYERS = 20_000
-ROUNDS = 12  # psycopg prepares on the 5th run, PostgreSQL compares plans over the next five
+ROUNDS = 12  # psycopg prepares at the first run, PostgreSQL compares plans over the first five
 
 
 @pytest.fixture
@@ -83,25 +91,44 @@ def _plans() -> dict[str, tuple[str, int, int]]:
         return {name: (statement, g, c) for name, statement, g, c in cursor.fetchall()}
 
 
-def test_every_prepared_statement_of_the_public_pages_runs_on_its_generic_plan(
-    client, published_list
-):
-    rng = random.Random(3)
+def _runs(urls) -> dict[str, tuple[int, int]]:
+    """statement -> (generic plans, custom plans) of its runs while `urls` are requested."""
+    client = Client()
     psycopg_connection = connection.connection
     kept = psycopg_connection.prepared_max
     psycopg_connection.prepared_max = 1000  # none of them forgotten meanwhile
     try:
         before = _plans()  # statements earlier tests prepared on this connection count from here
-        for _ in range(ROUNDS):
-            for url in _pages(published_list, rng):
-                assert client.get(url).status_code == 200, url
+        for url in urls:
+            assert client.get(url).status_code == 200, url
         after = _plans()
     finally:
         psycopg_connection.prepared_max = kept
     runs = {}
     for name, (statement, generic, custom) in after.items():
         _, generic_before, custom_before = before.get(name, (statement, 0, 0))
-        runs[statement] = (generic - generic_before, custom - custom_before)
+        if (generic, custom) != (generic_before, custom_before):
+            runs[statement] = (generic - generic_before, custom - custom_before)
+    return runs
+
+
+@contextlib.contextmanager
+def _plan_cache_mode(mode: str):
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT set_config('plan_cache_mode', %s, false)", [mode])
+    try:
+        yield
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("RESET plan_cache_mode")  # the connection's own (federation.env)
+
+
+def test_every_prepared_statement_of_the_public_pages_runs_on_its_generic_plan_by_choice(
+    published_list,
+):
+    rng = random.Random(3)
+    with _plan_cache_mode("auto"):
+        runs = _runs(url for _ in range(ROUNDS) for url in _pages(published_list, rng))
     ran_often = {s: plans for s, plans in runs.items() if sum(plans) >= ROUNDS - 5}
     keyset = [s for s in ran_often if "ORDER BY e.rank" in s]
     assert len(keyset) >= 3, "the keyset pages' statements were not prepared"
@@ -111,3 +138,27 @@ def test_every_prepared_statement_of_the_public_pages_runs_on_its_generic_plan(
         if generic == 0
     ]
     assert not replanned, "\n".join(replanned)
+
+
+def test_the_site_plans_each_prepared_statement_once_from_its_first_run(published_list):
+    assert connection.connection.prepare_threshold == 0  # federation.env's default
+    rng = random.Random(4)
+    runs = _runs(_pages(published_list, rng))  # each page once, with values not seen before
+    assert any("json_agg" in s for s in runs), "the player page's statement was not prepared"
+    assert len([s for s in runs if "ORDER BY e.rank" in s]) >= 3, runs
+    planned_per_run = [
+        f"{custom} custom plans: …{' '.join(s.split())[-200:]}"
+        for s, (_, custom) in runs.items()
+        if custom
+    ]
+    assert not planned_per_run, "\n".join(planned_per_run)
+
+
+def test_a_runs_one_off_statements_are_not_prepared(published_list):
+    before = _plans()
+    for _ in range(3):
+        read_columns(Player.objects.filter(federation__code="plan"), {"id": "int"})
+    with server_binding_cursor(connection, one_off=True) as cursor:
+        for _ in range(3):
+            cursor.execute("SELECT count(*) FROM federation_federation WHERE code = %s", ["x"])
+    assert _plans().keys() == before.keys()
