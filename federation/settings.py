@@ -62,7 +62,8 @@ WSGI_APPLICATION = "federation.wsgi.application"
 
 TEMPLATES = [
     {
-        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "BACKEND": "federation.cycle_free.DjangoTemplates",  # leaves no reference cycle
+        "NAME": "django",  # as Django names its own
         "DIRS": [BASE_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {

@@ -1,6 +1,10 @@
 import os
 
-from django.core.wsgi import get_wsgi_application
+import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "federation.settings")
-application = get_wsgi_application()
+django.setup(set_prefix=False)  # as django.core.wsgi.get_wsgi_application
+
+from federation.cycle_free import WSGIHandler  # noqa: E402 (needs the settings)
+
+application = WSGIHandler()

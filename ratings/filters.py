@@ -52,7 +52,18 @@ class _Choice(_Shared, forms.ChoiceField):
     pass
 
 
-class ListFilterForm(forms.Form):
+class _ValidatingForm(forms.Form):
+    """A form that only validates a query string: its bound fields are not kept. Each refers to
+    its form, and kept on it they would make a cycle that outlives the request until the garbage
+    collector runs (federation.cycle_free, tests/site/test_no_reference_cycles.py)."""
+
+    def __getitem__(self, name):
+        bound = super().__getitem__(name)
+        del self._bound_fields_cache[name]  # Django's cache of them on the form
+        return bound
+
+
+class ListFilterForm(_ValidatingForm):
     q = _Text(label=_("Name or id"), max_length=100, required=False, validators=[_PRINTABLE])
     country = _Text(
         label=_("Country"),
@@ -107,7 +118,7 @@ def entries_filterset(data, rating_list) -> ListFilters:
     return ListFilters(data, rating_list)
 
 
-class ListNavForm(forms.Form):
+class ListNavForm(_ValidatingForm):
     """Sorting and paging: keyset cursors (after/before, a rank) or a page number."""
 
     sort = _Choice(choices=[(k, k) for k in SORTS], required=False)
