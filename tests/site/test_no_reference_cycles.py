@@ -1,6 +1,6 @@
-"""Every public page, served as the site serves it (federation.wsgi's handler), leaves no
-reference cycle behind: what it built is freed as it is done, not by the garbage collector in
-the middle of a later request (federation.cycle_free).
+"""Every public page, served as the site serves it (federation.wsgi's handler), leaves none of
+its own objects in a reference cycle: what it built is freed as it is done, not by the garbage
+collector in the middle of a later request (federation.cycle_free).
 
 Each URL of the public site (tests/hardening/public_urls.py, with the values of a test world) is
 requested twice through the handler, its response read and closed as a WSGI server does; after
@@ -87,7 +87,7 @@ def _left_in_cycles(handler: WSGIHandler, url: str) -> Counter:
         gc.garbage.clear()
 
 
-def test_every_public_page_leaves_no_reference_cycle():
+def test_no_public_page_leaves_its_request_context_or_forms_to_the_collector():
     urls = urls_for(world_values(standard_world()))
     handler = WSGIHandler()
     cyclic, served = {}, []
