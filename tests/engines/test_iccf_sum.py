@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ratings.engines.iccf.rate import _sum_by_player
+from ratings.engines.iccf.rate import _sum_by_player, times_power_of_two
 
 terms = st.lists(
     st.tuples(
@@ -39,7 +39,7 @@ def test_any_order_gives_the_same_bits(pairs, rng):
 @given(terms)
 def test_equals_the_correctly_rounded_sum_within_a_few_ulps(pairs):
     player, values = _arrays(pairs)
-    sums = _sum_by_player(player, values, np.bincount(player, minlength=6))
+    sums = _sum_by_player(player, values.copy(), np.bincount(player, minlength=6))
     largest = float(np.max(np.abs(values))) if len(values) else 0.0
     for p in range(6):
         exact = math.fsum(values[player == p])
@@ -54,3 +54,18 @@ def test_cancellation_keeps_the_small_terms():
     assert (
         abs(_sum_by_player(player, values, np.bincount(player, minlength=1))[0] - 4e-17) <= 2.0**-60
     )
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(st.floats(allow_nan=True, allow_infinity=True, allow_subnormal=True), max_size=50),
+    st.integers(min_value=-1200, max_value=1200),
+)
+def test_the_product_by_a_power_of_two_has_ldexps_bits(values, exponent):
+    values = np.array(values, dtype=float)
+    with np.errstate(over="ignore"):  # both give an infinity, as they should
+        product = times_power_of_two(values, exponent)
+        reference = np.ldexp(values, exponent)
+    assert np.array_equal(np.isnan(product), np.isnan(reference))
+    number = ~np.isnan(reference)
+    assert product[number].tobytes() == reference[number].tobytes()
