@@ -468,7 +468,9 @@ def _sum_by_player(player: np.ndarray, values: np.ndarray, games: np.ndarray) ->
     )
 
 
-def times_power_of_two(values: np.ndarray, exponent: int, out: np.ndarray | None = None):
+def times_power_of_two(
+    values: np.ndarray, exponent: int, out: np.ndarray | None = None
+) -> np.ndarray:
     """values * 2**exponent, the same bits as np.ldexp. A product by a power of two that is a
     normal double is rounded correctly as ldexp's is, and NumPy vectorises it on every CPU;
     its ldexp only with AVX-512 (elsewhere a libm call a value: 27 times the product's time
