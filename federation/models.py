@@ -53,8 +53,8 @@ class Federation(ConstraintErrorsOnFields, models.Model):
         return self.name
 
     def clean(self) -> None:
+        from ratings.calendars import CalendarParams
         from ratings.engines.core.errors import EngineInputError
-        from ratings.periods import CalendarParams
 
         params = self.params or {}
         if not isinstance(params, dict) or set(params) - {"engine", "calendar"}:

@@ -51,7 +51,7 @@ def unconstrained_references() -> list[Reference]:
 
 
 # A referring table without an index by every key it refers by: the rows referring to a
-# parent by one of the keys another table keeps are looked for there (ratings.rated_events:
+# parent by one of the keys another table keeps are looked for there (ratings.persistence.rated_events:
 # the distinct (event, run) of the event ratings, indexed by both), not by reading the table.
 LOOKED_UP_IN = {"ratings_eventrating": "ratings_ratedevent"}
 

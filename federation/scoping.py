@@ -219,7 +219,10 @@ REFERRERS = {
         ("tournaments_team", "event_id"),
         ("tournaments_problem", "event_id"),
         ("tournaments_placement", "event_id"),
-        ("ratings_ratedevent", "event_id"),  # for the event ratings: ratings.rated_events
+        (
+            "ratings_ratedevent",
+            "event_id",
+        ),  # for the event ratings: ratings.persistence.rated_events
         ("ratings_solvingnorm", "event_id"),
         ("ratings_liveeventrating", "event_id"),
     ),

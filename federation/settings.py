@@ -113,7 +113,7 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = 12 * 1024 * 1024
 DATA_UPLOAD_MAX_NUMBER_FIELDS = 20000  # an event's inline games
 
 # Public pages (published lists, players, events) are cached whole for this many seconds; a
-# publication invalidates them at once (ratings/page_cache.py). 0 turns the cache off.
+# publication invalidates them at once (ratings/web/page_cache.py). 0 turns the cache off.
 PUBLIC_PAGE_CACHE_SECONDS = int(os.environ.get("PUBLIC_PAGE_CACHE_SECONDS", "300"))
 
 # Login throttling (federation/login_throttle.py): failed attempts per (username, client address)
@@ -124,7 +124,7 @@ LOGIN_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
 TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", ["127.0.0.1", "::1"] if PRODUCTION else [])
 LOGIN_FAILURE_WINDOW_SECONDS = int(os.environ.get("LOGIN_FAILURE_WINDOW_SECONDS", "900"))
 
-# Every key has a lifetime (ratings/page_cache.py). The per-process cache is bounded by entries;
+# Every key has a lifetime (ratings/web/page_cache.py). The per-process cache is bounded by entries;
 # production needs CACHE_REDIS_URL (checked by `check --deploy`): a Redis instance of its own
 # with maxmemory and allkeys-lru, never the broker's (DEPLOYMENT.md).
 CACHES = {
@@ -177,7 +177,7 @@ CELERY_BEAT_SCHEDULE = {
         "task": "ratings.reap_stuck_runs",
         "schedule": 60,  # a dead worker's run is re-queued within a minute
     },
-    # Unofficial live ratings, also refreshed after each acceptance (ratings.live).
+    # Unofficial live ratings, also refreshed after each acceptance (ratings.services.live).
     "refresh-live-ratings": {
         "task": "ratings.refresh_all_live_ratings",
         "schedule": 24 * 60 * 60,

@@ -276,7 +276,7 @@ AUDIT_TRUNCATE_GUARDS = [
     ),
 ]
 
-# The first guards of published lists (ratings 0002); ratings.guards replaces them (0004).
+# The first guards of published lists (ratings 0002); ratings.persistence.guards replaces them (0004).
 _FROZEN = "('published', 'superseded')"
 LIST_GUARDS = [
     Guard(

@@ -8,14 +8,20 @@ class RatingsConfig(AppConfig):
     def ready(self) -> None:
         from django.db.models.signals import post_migrate
 
-        from ratings import fide_panel, input_watch, live_triggers, selectors, systems, tasks  # noqa: F401  (tasks)
-        from ratings.guards import reinstall_guards
+        from ratings import systems, tasks  # noqa: F401  (tasks)
+        from ratings.persistence.guards import reinstall_guards
+        from ratings.selectors import events  # noqa: F401  (tasks)
+        from ratings.services import (
+            input_watch,  # noqa: F401  (tasks)
+            live_triggers,  # noqa: F401  (tasks)
+        )
+        from ratings.systems.iccf import fide_panel  # noqa: F401  (tasks)
         from tournaments import ports
 
-        ports.provide_full_ratings(selectors.full_ratings_at_start)
+        ports.provide_full_ratings(events.full_ratings_at_start)
         ports.provide_event_fields(systems.event_fields_by_system)
         ports.provide_fide_checks(fide_panel.event_fide_checks)
         input_watch.connect()  # every edit of rating input marks the periods that read it
         live_triggers.connect()  # acceptance and publication refresh the live ratings
-        ports.provide_published_period(selectors.published_period_holding)
+        ports.provide_published_period(events.published_period_holding)
         post_migrate.connect(reinstall_guards, sender=self)

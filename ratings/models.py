@@ -30,7 +30,7 @@ def _run_is_frozen(run_id) -> bool:
 
 class FrozenWithRunMixin:
     """Rows a run wrote (event ratings, norms): immutable once the run's list is published.
-    The database refuses the same (ratings.guards)."""
+    The database refuses the same (ratings.persistence.guards)."""
 
     def _check_not_frozen(self) -> None:
         stored = type(self).objects.filter(pk=self.pk).values_list("run_id", flat=True).first()
@@ -95,7 +95,7 @@ class RatingPeriod(ConstraintErrorsOnFields, models.Model):
 
 
 class InputEdit(models.Model):
-    """An edit of what a rated or drafted period's run read (ratings.input_watch): which object,
+    """An edit of what a rated or drafted period's run read (ratings.services.input_watch): which object,
     which fields, old and new values. Publication names these when it refuses a stale draft."""
 
     period = models.ForeignKey(RatingPeriod, on_delete=models.CASCADE, related_name="input_edits")
@@ -193,7 +193,7 @@ class RatingRun(ConstraintErrorsOnFields, models.Model):
 
 class RunRecord(models.Model):
     """What a run gave its engine and what the engine answered, kept so the run can be replayed
-    bit for bit (``ratings/provenance.py``): the canonical JSON input, the output exactly as the
+    bit for bit (``ratings/services/provenance.py``): the canonical JSON input, the output exactly as the
     engine's command line prints it, and the labels naming the database rows behind the input's
     list items; each zlib-compressed. Written once, with the run; never changed."""
 
@@ -452,12 +452,12 @@ class EventRating(FrozenWithRunMixin, ConstraintErrorsOnFields, models.Model):
 
 class RatedEvent(models.Model):
     """An event a run rated: the distinct (event, run) of its event ratings, kept by the
-    database from them (ratings.rated_events) and written by nothing else. The way in by event:
+    database from them (ratings.persistence.rated_events) and written by nothing else. The way in by event:
     which runs rated an event, and whether any event rating refers to an event or a run."""
 
     pk = models.CompositePrimaryKey("event", "run")
     # Constraints (a few thousand rows a run, checked at commit), and the table is in no
-    # guard's list: nothing but the triggers of ratings.rated_events writes it, and they only
+    # guard's list: nothing but the triggers of ratings.persistence.rated_events writes it, and they only
     # follow the event ratings, which every guard covers.
     event = models.ForeignKey(
         Event,
@@ -514,7 +514,7 @@ class LiveRun(models.Model):
     engine_version = models.CharField(max_length=40, blank=True)
     params = models.JSONField(default=dict, blank=True)
     # The complete input, as a run's record stores its own: canonical JSON, zlib-compressed
-    # (ratings/provenance.py), whose SHA-256 is input_digest. Its explain reads it.
+    # (ratings/services/provenance.py), whose SHA-256 is input_digest. Its explain reads it.
     engine_input = models.BinaryField(default=b"", blank=True)
     input_digest = models.CharField(max_length=64, blank=True)
     events = models.JSONField(default=list, blank=True)  # codes of the events it counted

@@ -6,34 +6,34 @@ from celery import shared_task
 from celery.signals import worker_init
 from django.utils import timezone
 
-from ratings import live, services
+from ratings.services import live, publication, runs
 
 
 @worker_init.connect
 def digest_engine_versions(**_) -> None:
     """Before the worker forks its pool: each process inherits the digests."""
-    services.digest_engine_versions()
+    runs.digest_engine_versions()
 
 
 @shared_task(name="ratings.execute_run", acks_late=True, reject_on_worker_lost=True)
 def execute_run(run_id: int) -> str:
-    run = services.execute_run(run_id=run_id)
+    run = runs.execute_run(run_id=run_id)
     return "no-op" if run is None else run.status
 
 
 @shared_task(name="ratings.publish_list", acks_late=True)
 def publish_list(list_id: int) -> str:
-    return services.publish_list(list_id=list_id).status
+    return publication.publish_list(list_id=list_id).status
 
 
 @shared_task(name="ratings.schedule_due_runs")
 def schedule_due_runs() -> int:
-    return len(services.schedule_due_runs(today=timezone.localdate()))
+    return len(runs.schedule_due_runs(today=timezone.localdate()))
 
 
 @shared_task(name="ratings.reap_stuck_runs")
 def reap_stuck_runs() -> int:
-    return services.reap_stuck_runs()
+    return runs.reap_stuck_runs()
 
 
 @shared_task(name="ratings.refresh_live_ratings")

@@ -196,7 +196,7 @@ class Event(ConstraintErrorsOnFields, models.Model):
         return f"{self.name} ({self.code})"
 
     def clean(self) -> None:
-        from ratings.periods import FIRST_YEAR, LAST_YEAR
+        from ratings.calendars import FIRST_YEAR, LAST_YEAR
 
         for name in ("start", "end"):
             day = getattr(self, name)

@@ -68,7 +68,7 @@ def event_fields_by_system() -> dict[str, tuple[tuple[str, ...], bool]]:
 
 
 # ICCF rule 2.1a: the declared FIDE ratings of an event's unrated players, as checked against the
-# FIDE list (ratings.fide_checks.event_fide_checks), for the acceptability panel.
+# FIDE list (ratings.systems.iccf.fide_checks.event_fide_checks), for the acceptability panel.
 FideChecks = Callable[["Event", date], list[dict]]
 _fide_checks: FideChecks | None = None
 

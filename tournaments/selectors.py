@@ -172,7 +172,7 @@ def _iccf_rows(ids: list[int]) -> dict[int, list[iccf.IccfGameFacts]]:
         .values_list("event_id", "id", "finished_on", "reported_on")
     )
     for event_id, game_id, finished, reported in rows:
-        # No separate finish date: the report date stands for it (as in ratings.periods).
+        # No separate finish date: the report date stands for it (as in ratings.calendars).
         if reported is not None and finished is None:
             finished = reported
         out[event_id].append(iccf.IccfGameFacts(game_id, finished, reported))

@@ -1,6 +1,6 @@
 """Which event fields the form shows: only those of the federation's rating system (the others
 are another federation's business). What belongs to which system is the registry's
-(ratings/systems.py), read through tournaments.ports."""
+(ratings/systems/__init__.py), read through tournaments.ports."""
 
 from __future__ import annotations
 

@@ -154,7 +154,7 @@ class DemoSeeder:
     def seed_initial_lists(self, federations: dict[str, Federation]) -> None:
         """ICCF and WFCC start from a list carried over from their previous system."""
         from ratings.engines.core.rounding import half_up_int
-        from ratings.services import import_list
+        from ratings.services.publication import import_list
 
         rng = self.rng
         for code, share, with_rd in (("iccf", 0.85, True), ("wfcc", 0.75, False)):

@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 from federation.scoping import move_guards, scope_guards
 from federation.triggers import LIST_GUARDS, install, uninstall
-from ratings.guards import immutability_guards
+from ratings.persistence.guards import immutability_guards
 
 
 def forwards(apps, schema_editor):

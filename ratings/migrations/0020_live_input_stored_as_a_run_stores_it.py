@@ -1,5 +1,5 @@
 """A live run's input stored as a run's record stores its own: canonical JSON, zlib-compressed
-(ratings/provenance.py), instead of a JSON column. An ICCF refresh turned its 200,000-game
+(ratings/services/provenance.py), instead of a JSON column. An ICCF refresh turned its 200,000-game
 input into a dict (1 s), serialised it twice (digest and column, 0.9 s each) and sent 13 MB for
 the server to parse as jsonb; the canonical bytes are written from the input's columns. Each
 live run's input is converted both ways; its digest is of the same canonical bytes."""
@@ -8,7 +8,7 @@ import json
 
 from django.db import migrations, models
 
-from ratings import provenance
+from ratings.services import provenance
 
 
 def to_bytes(apps, schema_editor) -> None:

@@ -2,7 +2,7 @@
 
 A run writes 400,000 event ratings. With the key leading by event and an index by player, one
 of the two took its entries at 400,000 scattered places whatever order the rows came in. Keyed
-by the player and written in that order (ratings.persistence), the key takes them one after
+by the player and written in that order (ratings.persistence.writers), the key takes them one after
 another and the event index at one place per event. Measured alone on a 2-core machine (one
 ICCF period's 398,156 rows copied into a table holding three periods' rows, medians of four),
 the COPY went from 3.2-3.6 s to 2.3-2.7 s. The look-ups are served as before: the player's by

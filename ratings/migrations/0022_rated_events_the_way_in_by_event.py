@@ -4,7 +4,7 @@ A run's 400,000 event ratings went into the key (player, run, event) one after a
 the event's index at one of 2,000 places each: on a 2-core machine the index took half of the
 rows' insert (an ICCF period's rows into a table holding two periods': 1.45-1.60 s with it,
 0.95-1.15 s without). RatedEvent holds the distinct (event, run) of the rows, a few thousand a
-run, kept by triggers (ratings.rated_events, installed after the migrate as every guard is).
+run, kept by triggers (ratings.persistence.rated_events, installed after the migrate as every guard is).
 It is filled here before the index goes, so no look-up by event is ever left without a way in.
 """
 
@@ -13,7 +13,7 @@ import dataclasses
 import django.db.models.deletion
 from django.db import migrations, models
 
-from ratings import rated_events
+from ratings.persistence import rated_events
 
 
 def _fill(apps, schema_editor) -> None:
@@ -25,7 +25,7 @@ def _guards_reading_rated_events() -> list:
     from django.apps import apps as today
 
     from federation.triggers import tables_of
-    from ratings.guards import all_guards
+    from ratings.persistence.guards import all_guards
 
     known = {model._meta.db_table for model in today.get_models()}
     return [

@@ -29,8 +29,8 @@ from django.templatetags.static import StaticNode
 from django.urls import get_script_prefix, get_urlconf
 from django.utils.translation import get_language
 
-from ratings.settings_generation import settings_generation
 from ratings.templatetags.url_templates import current_app
+from ratings.web.settings_generation import settings_generation
 
 register = template.Library()
 

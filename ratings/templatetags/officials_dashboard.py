@@ -1,6 +1,6 @@
 from django import template
 
-from ratings.dashboard import boards_for
+from ratings.admin.dashboard import boards_for
 
 register = template.Library()
 

@@ -9,11 +9,12 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
 from federation.url_templates import reverse_fast
-from ratings import list_filter_inputs, systems
+from ratings import systems
 from ratings.engines.core.rounding import half_up_2, half_up_int
 from ratings.numbers import signed as _signed
 from ratings.numbers import signed_unrounded
-from ratings.tables import change_cell, escape_text
+from ratings.web import list_filter_inputs
+from ratings.web.tables import change_cell, escape_text
 
 register = template.Library()
 
@@ -141,7 +142,7 @@ def _in_language(request, code: str) -> str:
 
 @register.simple_tag
 def filter_inputs(form, federation):
-    """The list page's filter fields (ratings.list_filter_inputs), grade where the federation
+    """The list page's filter fields (ratings.web.list_filter_inputs), grade where the federation
     shows grades."""
     return list_filter_inputs.filter_inputs(form, shows_grade=systems.of(federation).shows_grade)
 

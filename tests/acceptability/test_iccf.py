@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ratings import periods
+from ratings import calendars
 from ratings.engines.core.errors import EngineInputError
 from tournaments.acceptability import check_event, is_acceptable
 from tournaments.acceptability.iccf import (
@@ -109,7 +109,7 @@ def test_list_for_a_result_finished_and_reported_the_same_day(finished, valid_fr
 
 
 def test_reporting_deadlines_exactly_one_month_before_validity():
-    # "at least one month before the list becomes valid", read literally (as ratings.periods)
+    # "at least one month before the list becomes valid", read literally (as ratings.calendars)
     assert reporting_deadline(date(2027, 1, 1)) == date(2026, 12, 1)
     assert reporting_deadline(date(2027, 4, 1)) == date(2027, 3, 1)
     assert reporting_deadline(date(2027, 7, 1)) == date(2027, 6, 1)
@@ -134,7 +134,7 @@ def test_report_on_the_deadline_counts_one_day_later_rolls_over():
 def test_acceptability_places_every_result_where_the_rating_periods_do(finished, delay):
     reported = finished + timedelta(days=delay)
     placement = place_result(finished, reported)
-    assigned = periods.iccf_period_for_report(reported, finished_on=finished)
+    assigned = calendars.iccf_period_for_report(reported, finished_on=finished)
     assert placement.list_valid_from == assigned.period.valid_from
     assert placement.late == assigned.late
     # in time exactly when reported by the deadline of the list its finish date belongs to

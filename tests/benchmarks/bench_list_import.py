@@ -183,8 +183,8 @@ def child_egd(path: str) -> dict:
     from django.db import connection
 
     from federation.models import Federation, Player
-    from ratings.list_import import PLAYER_COLUMNS, import_player_list
-    from ratings.persistence import bulk_insert
+    from ratings.persistence.writers import bulk_insert
+    from ratings.services.imports import PLAYER_COLUMNS, import_player_list
     from tournaments.formats import egd_list
     from tournaments.formats.player_lists import collect
 
@@ -255,7 +255,7 @@ def child_read(path: str) -> dict:
 def child_fide(path: str, code: str) -> dict:
     _django()
     from federation.models import Federation
-    from ratings.list_import import import_player_list
+    from ratings.services.imports import import_player_list
 
     federation = Federation.objects.create(
         code=f"fide-{code}-{os.getpid()}", name=code, system="iccf"

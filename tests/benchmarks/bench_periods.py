@@ -11,7 +11,7 @@ import time
 from bisect import bisect_right
 from datetime import date, timedelta
 
-from ratings.periods import iccf_period_for_report, next_period, period_by_code, period_for
+from ratings.calendars import iccf_period_for_report, next_period, period_by_code, period_for
 from tests.benchmarks.report import emit
 
 N = 100_000

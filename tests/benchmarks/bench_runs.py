@@ -94,9 +94,9 @@ def bench_iccf(rng: random.Random) -> None:
     seed = rng.randrange(1 << 30)
     federations = [_iccf_federation(random.Random(seed), n) for n in range(ICCF_REPEATS)]
     _settle()
-    from ratings import services
+    from ratings.services import runs
 
-    services.digest_engine_versions()  # as a worker does when it starts (ratings.tasks)
+    runs.digest_engine_versions()  # as a worker does when it starts (ratings.tasks)
     totals, floors = [], []
     for repeat, federation in enumerate(federations):
         run, total, floor = _iccf_period(federation, first=repeat == 0)
@@ -112,14 +112,14 @@ def _iccf_federation(rng: random.Random, number: int):
     """A federation of 20,000 players, 18,000 of them on a published list, and 200,000 games in
     2,000 accepted events, for its period 2026Q1."""
     from federation.models import Federation
-    from ratings import services
+    from ratings.services import publication
     from tournaments.models import Event, Game
 
     federation = Federation.objects.create(
         code=f"bench-iccf-{number + 1}", name=f"Bench ICCF {number + 1}", system="iccf"
     )
     players = _players(federation, 20_000, rng)
-    services.import_list(
+    publication.import_list(
         federation=federation,
         period_code="2025Q4",
         entries=[
@@ -170,17 +170,17 @@ def _iccf_federation(rng: random.Random, number: int):
 
 def _iccf_period(federation, *, first: bool):
     """The federation's period end to end: (the run, its seconds, its floor's)."""
-    from ratings import services
     from ratings.engines import iccf
-    from ratings.runners import iccf as runner
-    from ratings.runners.common import Context, base_list_for
+    from ratings.services import runs
+    from ratings.systems.common import Context, base_list_for
+    from ratings.systems.iccf import runner
 
     gc.collect()  # each run starts without the garbage of the ones before it
     profile = cProfile.Profile() if os.environ.get("BENCH_PROFILE") == "1" else None
     started = time.perf_counter()
     if profile is not None:
         profile.enable()
-    run = services.run_now(federation=federation, period_code="2026Q1")
+    run = runs.run_now(federation=federation, period_code="2026Q1")
     total = time.perf_counter() - started
     if profile is not None:  # BENCH_PROFILE=1: where the period's time goes, by function
         profile.disable()
@@ -305,8 +305,9 @@ def _timed(fn) -> float:
 
 def bench_egf_history(rng: random.Random) -> None:
     from federation.models import Federation
-    from ratings import periods, services
+    from ratings import calendars
     from ratings.engines import egf
+    from ratings.services import publication, runs
 
     federation = Federation.objects.create(code="bench-egf", name="Bench EGF", system="egf")
     players = _players(federation, 5_000, rng)
@@ -352,18 +353,18 @@ def bench_egf_history(rng: random.Random) -> None:
                     )
                 )
     copy_rows(Game, GAME_COLUMNS, rows)
-    period = periods.period_for("egf", first)
+    period = calendars.period_for("egf", first)
     last = events[-1].end
     started = time.perf_counter()
     count = 0
     compute = 0.0
     while period.starts_on <= last:
-        run = services.run_now(federation=federation, period_code=period.code)
+        run = runs.run_now(federation=federation, period_code=period.code)
         assert run.status == "succeeded", run.error
         compute += run.stage_seconds["compute"]
-        services.publish_list(list_id=run.rating_list.pk)
+        publication.publish_list(list_id=run.rating_list.pk)
         count += 1
-        period = periods.next_period(period)
+        period = calendars.next_period(period)
     total = time.perf_counter() - started
     print(
         f"EGF history re-rated from scratch: 5,000 tournaments, {len(rows):,} games, "

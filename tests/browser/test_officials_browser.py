@@ -17,7 +17,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def _egf_world():
-    from ratings import services
+    from ratings.services import publication, runs
     from tests.factories import make_official
     from tests.site.factories import make_federation, make_players
     from tournaments.models import Event, Game
@@ -47,8 +47,8 @@ def _egf_world():
             )
         )
         Game.objects.create(event=event, round=2, white=players[2], black=players[0], result="0-1")
-        run = services.run_now(federation=fed, period_code=f"2025-0{day.month}")
-        services.publish_list(list_id=run.rating_list.pk)
+        run = runs.run_now(federation=fed, period_code=f"2025-0{day.month}")
+        publication.publish_list(list_id=run.rating_list.pk)
     make_official("officer", fed)  # password "pw-officer"
     return fed, players, games
 

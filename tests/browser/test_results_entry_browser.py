@@ -206,7 +206,7 @@ def test_wfcc_before_one_problem_page_per_problem(official, solvers):
 
 def _iccf_world(players: int):
     from federation.models import Federation
-    from ratings.services import import_list
+    from ratings.services.publication import import_list
     from tests.factories import make_official
     from tests.site.factories import make_players
     from tournaments.models import Event, EventKind
@@ -334,7 +334,8 @@ def test_iccf_from_login_to_the_public_page_after_rating(official, eager_celery)
     """Login, paste 100 games, submit, accept; a rating officer rates and publishes (services:
     the run request page is another change); the public player page shows the new rating."""
     from ratings.models import RatingList
-    from ratings.services import execute_run, publish_list, request_run
+    from ratings.services.publication import publish_list
+    from ratings.services.runs import execute_run, request_run
     from tournaments.models import Event
 
     fed, people, event = _iccf_world(20)

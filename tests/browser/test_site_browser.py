@@ -136,7 +136,7 @@ def test_public_browsing(live_server, page):
 
 
 def test_official_enters_event_runs_publishes_and_public_sees_it(live_server, page, eager_celery):
-    from ratings.services import import_list
+    from ratings.services.publication import import_list
     from tests.factories import make_official
     from tests.site.factories import make_federation, make_players
 

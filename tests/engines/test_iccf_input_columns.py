@@ -14,11 +14,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ratings import provenance
 from ratings.engines.core import jsonio
 from ratings.engines.core.errors import EngineInputError
 from ratings.engines.iccf import contract, input_columns
 from ratings.engines.iccf.input_columns import InputColumns
+from ratings.services import provenance
 
 # Usual values, values repr writes with an exponent, -0.0 and the bounds ...
 FLOAT = st.one_of(st.floats(1000, 2800), st.sampled_from([1800.0, 0.0, -0.0, 1e-05, 4000.0]))

@@ -112,7 +112,7 @@ def test_a_merge_across_federations_is_refused(world):
 
 def test_memberships_move_and_published_lists_keep_the_old_id(world, client):
     from ratings.models import ListStatus, RatingEntry
-    from ratings.services import import_list
+    from ratings.services.publication import import_list
 
     published = import_list(
         federation=world["fed"],
@@ -144,7 +144,7 @@ def test_memberships_move_and_published_lists_keep_the_old_id(world, client):
 
 def test_a_merged_game_of_a_rated_period_marks_it_for_a_rerun(world):
     from ratings.models import RatingList, RatingRun, RunStatus
-    from ratings.services import ensure_period
+    from ratings.services.runs import ensure_period
 
     # A drafted period whose run read the accepted event (rows of a published run cannot be
     # made up).

@@ -21,7 +21,7 @@ from django.urls import NoReverseMatch, reverse
 
 from federation.models import Federation
 from tests.hardening.hostile_tables import SEED
-from tournaments.admin_egf_import import SIGNING_SALT
+from tournaments.admin.egf_import import SIGNING_SALT
 from tournaments.models import Event
 
 REGISTERED = sorted(admin.site._registry.items(), key=lambda item: item[0]._meta.label)

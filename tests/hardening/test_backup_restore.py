@@ -15,7 +15,7 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from ratings import services
+from ratings.services import publication, runs
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -50,7 +50,7 @@ def digests(cursor) -> dict[int, tuple[str, str]]:
             for p, r, rd, pr, prd, g, pv, h, ls in cursor.fetchall()
         ]
         if engine == "import":  # a carried-over list: digest of ids, ratings and RDs
-            recomputed = services.canonical_digest(
+            recomputed = runs.canonical_digest(
                 sorted((e.player_id, repr(e.rating), repr(e.rd)) for e in entries)
             )
         else:
@@ -63,7 +63,7 @@ def digests(cursor) -> dict[int, tuple[str, str]]:
             norms = [
                 SimpleNamespace(event_id=e, player_id=p, title=t) for e, p, t in cursor.fetchall()
             ]
-            recomputed = services._output_digest(
+            recomputed = runs._output_digest(
                 SimpleNamespace(entries=entries, event_ratings=events, norms=norms)
             )
         out[list_id] = (stored, recomputed)
@@ -90,8 +90,8 @@ def test_dump_restored_into_an_empty_database_reproduces_the_published_digests(
         pytest.skip("pg_dump, pg_restore or createdb is not installed")
     federation = iccf_world["federation"]
     for code in ("2026Q1", "2026Q2"):
-        run = services.run_now(federation=federation, period_code=code)
-        services.publish_list(list_id=run.rating_list.pk)
+        run = runs.run_now(federation=federation, period_code=code)
+        publication.publish_list(list_id=run.rating_list.pk)
     with connection.cursor() as cursor:
         before = digests(cursor)
     assert len(before) == 3  # the imported starting list and two rated periods

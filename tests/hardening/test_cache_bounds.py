@@ -15,7 +15,7 @@ from django.core.cache import caches
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
 
 from federation import login_throttle
-from ratings.page_cache import IMMUTABLE_SECONDS
+from ratings.web.page_cache import IMMUTABLE_SECONDS
 from tests.hardening.public_urls import urls_for
 from tests.hardening.url_values import world_values
 from tests.site.factories import standard_world

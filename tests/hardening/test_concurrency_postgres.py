@@ -18,8 +18,8 @@ from django.urls import reverse
 
 from federation import audit
 from federation.models import AuditEvent
-from ratings import services
 from ratings.models import ListStatus, RatingList, RatingPeriod, RatingRun, RunStatus
+from ratings.services import publication, runs
 from tests.hardening.admin_forms import change_form_data
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -118,13 +118,13 @@ def test_two_runs_requested_at_once_make_one_run_and_one_list(iccf_world):
     federation = iccf_world["federation"]
 
     def request():
-        return services.request_run(federation=federation, period_code="2026Q1", enqueue=False).pk
+        return runs.request_run(federation=federation, period_code="2026Q1", enqueue=False).pk
 
     run_ids = in_threads(request, request, request)
     assert len(set(run_ids)) == 1
     assert RatingRun.objects.filter(period__code="2026Q1").count() == 1
     (run_id,) = set(run_ids)
-    in_threads(*[lambda: services.execute_run(run_id=run_id)] * 3)
+    in_threads(*[lambda: runs.execute_run(run_id=run_id)] * 3)
     run = RatingRun.objects.get(pk=run_id)
     assert run.status == RunStatus.SUCCEEDED and run.attempts == 1
     assert RatingList.objects.filter(period=run.period).count() == 1
@@ -149,19 +149,19 @@ def test_publishing_while_a_run_executes(iccf_world, monkeypatch, tmp_path):
     when the officer publishes the first draft. The half-written list is invisible and cannot be
     published; the first draft publishes; the re-run's draft then supersedes it."""
     federation = iccf_world["federation"]
-    first = services.run_now(federation=federation, period_code="2026Q1")
+    first = runs.run_now(federation=federation, period_code="2026Q1")
     first_list = first.rating_list
-    rerun = services.request_run(federation=federation, period_code="2026Q1", enqueue=False)
+    rerun = runs.request_run(federation=federation, period_code="2026Q1", enqueue=False)
     assert rerun.pk != first.pk
     marker = _pause_runs(monkeypatch, tmp_path, 3)
 
     def execute():
-        return services.execute_run(run_id=rerun.pk).status
+        return runs.execute_run(run_id=rerun.pk).status
 
     def publish_meanwhile():
         _wait(marker.exists)
         hidden = RatingList.objects.filter(run=rerun).count()
-        published = services.publish_list(list_id=first_list.pk).status
+        published = publication.publish_list(list_id=first_list.pk).status
         return hidden, published
 
     status, (hidden, published) = in_threads(execute, publish_meanwhile)
@@ -169,7 +169,7 @@ def test_publishing_while_a_run_executes(iccf_world, monkeypatch, tmp_path):
     assert hidden == 0 and published == ListStatus.PUBLISHED
     second_list = RatingList.objects.get(run=rerun)
     assert second_list.status == ListStatus.DRAFT
-    services.publish_list(list_id=second_list.pk)
+    publication.publish_list(list_id=second_list.pk)
     statuses = dict(RatingList.objects.filter(period__code="2026Q1").values_list("id", "status"))
     assert statuses == {first_list.pk: ListStatus.SUPERSEDED, second_list.pk: ListStatus.PUBLISHED}
     assert second_list.entries.count() == first_list.entries.count()
@@ -182,11 +182,11 @@ def test_a_result_edited_while_its_period_is_rated_flags_the_period(
     is refused (its input no longer matches the database), naming the edit, and the period stays
     marked for a re-run."""
     federation, game = iccf_world["federation"], iccf_world["games"][0]
-    run = services.request_run(federation=federation, period_code="2026Q1", enqueue=False)
+    run = runs.request_run(federation=federation, period_code="2026Q1", enqueue=False)
     marker = _pause_runs(monkeypatch, tmp_path, 3)
 
     def execute():
-        return services.execute_run(run_id=run.pk).status
+        return runs.execute_run(run_id=run.pk).status
 
     def edit_meanwhile():
         from tournaments.models import Game
@@ -200,16 +200,16 @@ def test_a_result_edited_while_its_period_is_rated_flags_the_period(
     status, _edited_at = in_threads(execute, edit_meanwhile)
     assert status == RunStatus.SUCCEEDED
     run.refresh_from_db()
-    with pytest.raises(services.RunError, match=f"game {game.pk} of S1: result"):
-        services.publish_list(list_id=run.rating_list.pk)
+    with pytest.raises(runs.RunError, match=f"game {game.pk} of S1: result"):
+        publication.publish_list(list_id=run.rating_list.pk)
     period = RatingPeriod.objects.get(pk=run.period_id)
     assert period.needs_rerun, "the draft misses a result edited during its run"
     assert f"game {game.pk} of S1" in period.needs_rerun_reason
     # The re-run reads the new result, and its publication clears the mark.
-    services.discard_list(list_id=run.rating_list.pk)
-    rerun = services.run_now(federation=federation, period_code="2026Q1")
+    publication.discard_list(list_id=run.rating_list.pk)
+    rerun = runs.run_now(federation=federation, period_code="2026Q1")
     assert rerun.output_digest != run.output_digest
-    services.publish_list(list_id=rerun.rating_list.pk)
+    publication.publish_list(list_id=rerun.rating_list.pk)
     period.refresh_from_db()
     assert not period.needs_rerun
 
@@ -224,9 +224,7 @@ def test_a_run_whose_lock_is_held_is_not_dead(iccf_world):
     from django.db import transaction
     from django.utils import timezone
 
-    run = services.request_run(
-        federation=iccf_world["federation"], period_code="2026Q1", enqueue=False
-    )
+    run = runs.request_run(federation=iccf_world["federation"], period_code="2026Q1", enqueue=False)
     RatingRun.objects.filter(pk=run.pk).update(started_at=timezone.now())
     locked, release = threading.Event(), threading.Event()
 
@@ -243,9 +241,9 @@ def test_a_run_whose_lock_is_held_is_not_dead(iccf_world):
     holder.start()
     try:
         assert locked.wait(20)
-        assert not services.is_dead(run.pk)
-        assert services.reap_stuck_runs() == 0
+        assert not runs.is_dead(run.pk)
+        assert runs.reap_stuck_runs() == 0
     finally:
         release.set()
         holder.join()
-    assert services.is_dead(run.pk)
+    assert runs.is_dead(run.pk)

@@ -227,11 +227,11 @@ def test_the_inline_script_finder_finds_inline_script():
 @pytest.mark.django_db
 def test_no_public_page_needs_inline_script(client, iccf_world):
     """The public site too (a rated and published period, its list, players, event, what-if)."""
-    from ratings import services
+    from ratings.services import publication, runs
 
     federation, event = iccf_world["federation"], iccf_world["event"]
-    run = services.run_now(federation=federation, period_code="2026Q1")
-    services.publish_list(list_id=run.rating_list.pk)
+    run = runs.run_now(federation=federation, period_code="2026Q1")
+    publication.publish_list(list_id=run.rating_list.pk)
     pages = [
         "/",
         reverse("ratings:whatif_index"),

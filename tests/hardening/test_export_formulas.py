@@ -1,6 +1,6 @@
 """No export hands a spreadsheet a live formula, and numbers stay numbers.
 
-Enumerated: every export format (ratings.exports.FORMATS; a new one fails until it is covered
+Enumerated: every export format (ratings.web.exports.FORMATS; a new one fails until it is covered
 here) × every rating system × every text column × every formula start of the OWASP CSV-injection
 guidance, through the writers; then the audit's reproduction through the export view of a
 published list (a surname =HYPERLINK(...) as an EGF import would bring it).
@@ -15,8 +15,8 @@ import json
 import pytest
 from openpyxl import load_workbook
 
-from ratings import exports
 from ratings.systems import ALL as SYSTEMS
+from ratings.web import exports
 
 PAYLOADS = [
     '=HYPERLINK("http://evil.example/","click")',

@@ -23,8 +23,8 @@ from django.conf import settings
 from django.db import connection, connections
 
 from federation.models import AuditEvent
-from ratings import services
 from ratings.models import ListStatus, RatingList, RatingRun, RunStatus
+from ratings.services import runs
 from tests import celery_worker
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -48,14 +48,12 @@ def test_connection_dropped_while_writing_a_list(iccf_world, monkeypatch, tmp_pa
     marker = tmp_path / "paused"
     monkeypatch.setenv("RATING_RUN_FAULT_PAUSE_FILE", str(marker))
     monkeypatch.setenv("RATING_RUN_FAULT_PAUSE_SECONDS", "2")
-    run = services.request_run(
-        federation=iccf_world["federation"], period_code="2026Q1", enqueue=False
-    )
+    run = runs.request_run(federation=iccf_world["federation"], period_code="2026Q1", enqueue=False)
     outcome = {}
 
     def execute():
         try:
-            outcome["run"] = services.execute_run(run_id=run.pk)
+            outcome["run"] = runs.execute_run(run_id=run.pk)
         finally:
             connections.close_all()
 
@@ -81,7 +79,7 @@ def test_connection_dropped_while_writing_a_list(iccf_world, monkeypatch, tmp_pa
     assert not run.event_ratings.exists()
     assert AuditEvent.objects.filter(action="run_failed", object_id=str(run.pk)).exists()
     # A failed run does not block the period: the next request runs and succeeds.
-    again = services.run_now(federation=iccf_world["federation"], period_code="2026Q1")
+    again = runs.run_now(federation=iccf_world["federation"], period_code="2026Q1")
     assert again.status == RunStatus.SUCCEEDED and again.pk != run.pk
 
 
@@ -213,7 +211,7 @@ def test_redis_restarted_while_runs_are_queued(iccf_world, private_redis, worker
     for i in range(2):
         Player.objects.create(federation=other, federation_player_id=str(i), surname=f"Q{i}")
     runs = [
-        services.request_run(federation=f, period_code="2026Q1", enqueue=False)
+        runs.request_run(federation=f, period_code="2026Q1", enqueue=False)
         for f in (federation, other)
     ]
     for run in runs:
@@ -234,7 +232,7 @@ def test_redis_restarted_while_runs_are_queued(iccf_world, private_redis, worker
         assert RatingList.objects.filter(run=run).count() == 1
 
     private_redis.restart()  # with the worker connected this time
-    later = services.request_run(federation=federation, period_code="2026Q2", enqueue=False)
+    later = runs.request_run(federation=federation, period_code="2026Q2", enqueue=False)
     broker("ratings.execute_run", later.pk)
     wait_for(_finished(later.pk), timeout=90, what="a run sent after the second restart")
     assert RatingRun.objects.get(pk=later.pk).status == RunStatus.SUCCEEDED
@@ -244,7 +242,7 @@ def test_worker_killed_during_publication(iccf_world, workers, broker, tmp_path)
     """The worker publishing a list is SIGKILLed before commit: the list stays a draft and the
     old list stays the published one meanwhile; the redelivered task publishes it once."""
     federation = iccf_world["federation"]
-    run = services.run_now(federation=federation, period_code="2026Q1")
+    run = runs.run_now(federation=federation, period_code="2026Q1")
     draft = run.rating_list
     old = RatingList.objects.get(federation=federation, status=ListStatus.PUBLISHED)
     marker = tmp_path / "publishing"

@@ -20,8 +20,8 @@ from django.contrib import admin
 from django.db import models
 from django.urls import NoReverseMatch, reverse
 
-from ratings.filters import LIST_PARAMS
 from ratings.systems import ALL as SYSTEMS
+from ratings.web.filters import LIST_PARAMS
 from tests.hardening.hostile_tables import SEED
 from tests.hardening.public_urls import public_routes, urls_for
 from tests.hardening.url_values import world_values

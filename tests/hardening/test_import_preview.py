@@ -12,7 +12,12 @@ from django.urls import reverse
 
 from federation.models import Federation
 from tests.hardening.hostile_tables import HEADER, SEED
-from tournaments.admin_egf_import import ERRORS_SHOWN, GAMES_PER_PAGE, MAX_BYTES, PLAYERS_SHOWN
+from tournaments.admin.egf_import import (
+    ERRORS_SHOWN,
+    GAMES_PER_PAGE,
+    MAX_BYTES,
+    PLAYERS_SHOWN,
+)
 from tournaments.formats.egf import decode, parse_table
 
 pytestmark = pytest.mark.django_db

@@ -5,7 +5,7 @@ the new row, INSERT, DELETE) and TRUNCATE (a statement trigger on PostgreSQL).
 The class is enumerated twice:
 - the tables reachable from RatingList (following foreign keys both ways, not through the
   models that are editable by design) are exactly the guarded ones, and every column of each is
-  listed as frozen or as allowed to change, with the reason (ratings.guards.FROZEN_COLUMNS);
+  listed as frozen or as allowed to change, with the reason (ratings.persistence.guards.FROZEN_COLUMNS);
 - for every guarded table, every frozen column is changed by a raw UPDATE and must be refused,
   every row is deleted and must be refused, a row is inserted into the published list or run
   and must be refused, a draft's row is moved into the published list and must be refused.
@@ -24,7 +24,6 @@ from django.db import DatabaseError, IntegrityError, connection, models, transac
 from federation.models import Federation, Player
 from federation.references import MISSING_MESSAGE, REFERRED_MESSAGE
 from federation.scoping import MOVE_MESSAGE, SCOPE_MESSAGE
-from ratings.guards import CHILDREN, FROZEN_COLUMNS, MESSAGE, TRUNCATE_GUARDED
 from ratings.models import (
     EventRating,
     ImmutableListError,
@@ -38,6 +37,7 @@ from ratings.models import (
     RunRecord,
     SolvingNorm,
 )
+from ratings.persistence.guards import CHILDREN, FROZEN_COLUMNS, MESSAGE, TRUNCATE_GUARDED
 from tests.factories import make_world
 from tests.hardening.model_keys import key_values, where_key
 from tests.hardening.raw_sql import assert_refused
@@ -56,7 +56,7 @@ EDITABLE_BY_DESIGN = {
 # Reachable, and written by the database alone (its own guard refuses every other write:
 # tests/hardening/test_rated_events.py), following rows that are guarded here.
 KEPT_BY_THE_DATABASE = {
-    RatedEvent: "the events a run rated, kept from its event ratings (ratings.rated_events)",
+    RatedEvent: "the events a run rated, kept from its event ratings (ratings.persistence.rated_events)",
 }
 
 
@@ -267,7 +267,7 @@ def test_every_guard_of_the_site_is_installed():
     """After migrate every trigger exists (on SQLite a migration that rebuilds a table drops the
     triggers on it: they are reinstalled after each migrate)."""
     from federation.triggers import checks_trigger_name, is_statement_checked
-    from ratings.guards import all_guards
+    from ratings.persistence.guards import all_guards
 
     vendor = connection.vendor
     guards = [g for g in all_guards() if vendor == "postgresql" or g.operation != "TRUNCATE"]
@@ -289,7 +289,7 @@ def test_every_guard_of_the_site_is_installed():
 def test_a_sqlite_table_rebuild_gets_its_guards_back_after_migrate():
     if connection.vendor != "sqlite":
         pytest.skip("PostgreSQL alters tables in place; its triggers stay")
-    from ratings.guards import all_guards, reinstall_guards
+    from ratings.persistence.guards import all_guards, reinstall_guards
     from tournaments.models import Game
 
     def installed():

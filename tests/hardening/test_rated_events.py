@@ -1,4 +1,4 @@
-"""RatedEvent is the distinct (event, run) of the event ratings, always (ratings.rated_events):
+"""RatedEvent is the distinct (event, run) of the event ratings, always (ratings.persistence.rated_events):
 whatever sequence of inserts, moves, changes and deletions the event ratings go through, in
 statements of one row or many (PostgreSQL's triggers run once per statement, SQLite's once per
 row), and by binary COPY as a run writes them; and nothing else can write the table."""
@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from federation.triggers import UNLOCK_TABLE
 from ratings.models import EventRating, RatedEvent, RatingPeriod, RatingRun
-from ratings.rated_events import KEPT_MESSAGE
+from ratings.persistence.rated_events import KEPT_MESSAGE
 from tests.factories import make_event, make_player, make_world
 from tests.hardening.raw_sql import assert_refused
 
@@ -111,7 +111,7 @@ def test_the_pairs_follow_every_change_of_the_event_ratings(small, steps):
 
 @pytest.mark.postgres
 def test_the_pairs_follow_a_binary_copy(small):
-    """As a run writes its rows (ratings.persistence): one COPY, one statement."""
+    """As a run writes its rows (ratings.persistence.writers): one COPY, one statement."""
     runs, events, players = small["runs"], small["events"], small["players"]
     rows = [(runs[0].pk, e.pk, p.pk, 1500.0, 0, "{}") for e in events[:2] for p in players]
     with connection.cursor() as cursor:

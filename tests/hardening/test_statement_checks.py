@@ -29,8 +29,8 @@ from federation.triggers import (
     is_statement_checked,
     statement_checks_sql,
 )
-from ratings.guards import MESSAGE, all_guards
 from ratings.models import EventRating, RatingList
+from ratings.persistence.guards import MESSAGE, all_guards
 from tests.factories import make_world
 
 

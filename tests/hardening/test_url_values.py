@@ -33,7 +33,7 @@ STORED = {
 NOT_STORED = {
     "part": "input or output of a run's stored files, else 404",
     "run": "an integer id (<int:...> converter)",
-    "fmt": "one of ratings.exports.FORMATS, else 404",
+    "fmt": "one of ratings.web.exports.FORMATS, else 404",
     "system": "one of ratings.systems, else 404",
 }
 HOSTILE = [
@@ -160,12 +160,12 @@ def test_the_egf_import_refuses_codes_that_cannot_be_urls(table, filename, line)
 
 
 def test_period_codes_come_only_from_the_calendar():
-    from ratings import periods
+    from ratings import calendars
 
     for code in ("2026Q1", "2026Q4"):
-        assert periods.period_by_code("iccf", code).code == code
+        assert calendars.period_by_code("iccf", code).code == code
     RatingPeriod._meta.get_field("code").run_validators("2026-03")
     for bad in ("2026/Q1", "..", "2026Q1 "):
         with pytest.raises(Exception):  # noqa: B017  (EngineInputError from the pure core)
-            periods.period_by_code("iccf", bad)
+            calendars.period_by_code("iccf", bad)
     assert date(2026, 1, 1)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ratings.exports import FORMATS
 from ratings.systems import ALL as SYSTEMS
+from ratings.web.exports import FORMATS
 
 
 def world_values(world) -> dict[str, list[str]]:

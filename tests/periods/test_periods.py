@@ -6,9 +6,7 @@ from datetime import date, timedelta
 
 import pytest
 
-from ratings.engines.core.errors import EngineInputError
-from ratings.engines.core.months import add_months
-from ratings.periods import (
+from ratings.calendars import (
     CalendarParams,
     due_periods,
     egf_is_active,
@@ -23,6 +21,8 @@ from ratings.periods import (
     wfcc_next_list_rating,
     wfcc_period_for_tournament,
 )
+from ratings.engines.core.errors import EngineInputError
+from ratings.engines.core.months import add_months
 
 D = date
 

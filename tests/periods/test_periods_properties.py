@@ -7,8 +7,7 @@ from datetime import date, timedelta
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from ratings.engines.core.months import add_months
-from ratings.periods import (
+from ratings.calendars import (
     SYSTEMS,
     CalendarParams,
     due_periods,
@@ -23,6 +22,7 @@ from ratings.periods import (
     wfcc_next_list_rating,
     wfcc_period_for_tournament,
 )
+from ratings.engines.core.months import add_months
 
 ONE_DAY = timedelta(days=1)
 FAST = settings(max_examples=100, deadline=None)

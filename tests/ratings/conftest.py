@@ -13,7 +13,7 @@ from tournaments.models import Event, EventKind, EventStatus, Game
 @pytest.fixture
 def iccf_world(db):
     """A small ICCF federation with an imported starting list and one accepted event."""
-    from ratings.services import import_list
+    from ratings.services.publication import import_list
 
     federation = Federation.objects.create(code="icc", name="ICCF test", system="iccf")
     players = [

@@ -42,7 +42,7 @@ def test_officer_requests_reviews_and_publishes(
 
 
 def test_a_period_outside_the_open_ones_is_a_form_error(client, iccf_world, officer):
-    from ratings import services
+    from ratings.services import runs
 
     client.force_login(officer)
     runs_before = iccf_world["federation"].runs.count()
@@ -53,7 +53,7 @@ def test_a_period_outside_the_open_ones_is_a_form_error(client, iccf_world, offi
         for code, _ in choices
     ]
     # Newest first, every one after the imported 2025Q4 list and none beyond the next list due.
-    last = services.calendar_bounds(iccf_world["federation"])[1]
+    last = runs.calendar_bounds(iccf_world["federation"])[1]
     assert offered[0] == last.code and offered[-1] == "2026Q1" and offered == sorted(offered)[::-1]
     assert "1 event, 5 results" in page.content.decode()
     assert page.context["form"].fields["federation"].initial == iccf_world["federation"].pk
@@ -68,24 +68,22 @@ def test_a_period_outside_the_open_ones_is_a_form_error(client, iccf_world, offi
 
 
 def test_the_service_refuses_periods_outside_the_calendar(iccf_world):
-    from ratings import services
+    from ratings.services import runs
 
     federation = iccf_world["federation"]
-    with pytest.raises(
-        services.RunError, match="2100Q1 is not open yet for icc: the next list due"
-    ):
-        services.request_run(federation=federation, period_code="2100Q1", enqueue=False)
-    with pytest.raises(services.RunError, match="2025Q3 is before the first list of icc"):
-        services.request_run(federation=federation, period_code="2025Q3", enqueue=False)
-    with pytest.raises(services.RunError, match="'Q1 2027' is not a period of icc"):
-        services.request_run(federation=federation, period_code="Q1 2027", enqueue=False)
+    with pytest.raises(runs.RunError, match="2100Q1 is not open yet for icc: the next list due"):
+        runs.request_run(federation=federation, period_code="2100Q1", enqueue=False)
+    with pytest.raises(runs.RunError, match="2025Q3 is before the first list of icc"):
+        runs.request_run(federation=federation, period_code="2025Q3", enqueue=False)
+    with pytest.raises(runs.RunError, match="'Q1 2027' is not a period of icc"):
+        runs.request_run(federation=federation, period_code="Q1 2027", enqueue=False)
     assert not federation.runs.exclude(engine="import").exists()
 
 
 def test_run_and_period_pages_are_read_only(client, iccf_world, officer):
-    from ratings import services
+    from ratings.services import runs
 
-    run = services.run_now(federation=iccf_world["federation"], period_code="2026Q1")
+    run = runs.run_now(federation=iccf_world["federation"], period_code="2026Q1")
     client.force_login(officer)
     for name, pk in (("ratingrun", run.pk), ("ratingperiod", run.period_id)):
         url = reverse(f"admin:ratings_{name}_change", args=[pk])
@@ -101,20 +99,18 @@ def test_run_and_period_pages_are_read_only(client, iccf_world, officer):
 
 
 def test_a_queued_run_shows_its_progress(client, iccf_world, officer):
-    from ratings import services
+    from ratings.services import runs
 
-    run = services.request_run(
-        federation=iccf_world["federation"], period_code="2026Q1", enqueue=False
-    )
+    run = runs.request_run(federation=iccf_world["federation"], period_code="2026Q1", enqueue=False)
     client.force_login(officer)
     body = client.get(reverse("admin:ratings_ratingrun_change", args=[run.pk])).content.decode()
     assert "<strong>queued</strong>" in body and 'http-equiv="refresh"' in body
 
 
 def test_tournament_director_cannot_publish(client, iccf_world):
-    from ratings import services
+    from ratings.services import runs
 
-    run = services.run_now(federation=iccf_world["federation"], period_code="2026Q1")
+    run = runs.run_now(federation=iccf_world["federation"], period_code="2026Q1")
     director = make_official(
         "td-icc", iccf_world["federation"], role=OfficialRole.TOURNAMENT_DIRECTOR
     )
@@ -126,9 +122,9 @@ def test_tournament_director_cannot_publish(client, iccf_world):
 
 def test_other_federation_cannot_publish(client, iccf_world):
     from federation.models import Federation
-    from ratings import services
+    from ratings.services import runs
 
-    run = services.run_now(federation=iccf_world["federation"], period_code="2026Q1")
+    run = runs.run_now(federation=iccf_world["federation"], period_code="2026Q1")
     other = Federation.objects.create(code="oth", name="Other", system="iccf")
     stranger = make_official("stranger", other)
     assert Official.objects.filter(user=stranger).count() == 1

@@ -14,8 +14,9 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from ratings import services, tasks
+from ratings import tasks
 from ratings.models import RatingList, RatingRun, RunStatus
+from ratings.services import runs
 from tests import celery_worker
 
 pytestmark = [pytest.mark.redis, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -68,7 +69,7 @@ def _finished(run_id):
 
 def test_worker_executes_a_requested_run_once(iccf_world, start_worker):
     start_worker()
-    run = services.request_run(federation=iccf_world["federation"], period_code="2026Q1")
+    run = runs.request_run(federation=iccf_world["federation"], period_code="2026Q1")
     _wait_for(_finished(run.pk), what="the worker to finish the run")
     run.refresh_from_db()
     assert run.status == RunStatus.SUCCEEDED, run.error
@@ -86,7 +87,7 @@ def test_failing_run_is_recorded_by_the_worker(iccf_world, start_worker):
     federation.params = {"engine": {"rd_cap": "high"}}
     federation.save()
     start_worker()
-    run = services.request_run(federation=federation, period_code="2026Q1")
+    run = runs.request_run(federation=federation, period_code="2026Q1")
     _wait_for(_finished(run.pk), what="the run to fail")
     run.refresh_from_db()
     assert run.status == RunStatus.FAILED
@@ -100,7 +101,7 @@ def test_worker_killed_mid_write_leaves_nothing_and_redelivery_completes(
 ):
     marker = tmp_path / "paused"
     start_worker(RATING_RUN_FAULT_PAUSE_FILE=str(marker), RATING_RUN_FAULT_PAUSE_SECONDS="120")
-    run = services.request_run(federation=iccf_world["federation"], period_code="2026Q1")
+    run = runs.request_run(federation=iccf_world["federation"], period_code="2026Q1")
     _wait_for(marker.exists, what="the run to pause mid-write")
     _wait_for(lambda: marker.read_text().strip().isdigit(), what="the child pid")
     child = int(marker.read_text())
@@ -129,8 +130,8 @@ def test_runs_of_two_periods_of_one_federation_do_not_block_each_other(iccf_worl
     from ratings.models import RatingRun
 
     federation = iccf_world["federation"]
-    first = services.request_run(federation=federation, period_code="2026Q1", enqueue=False)
-    second = services.request_run(federation=federation, period_code="2026Q2", enqueue=False)
+    first = runs.request_run(federation=federation, period_code="2026Q1", enqueue=False)
+    second = runs.request_run(federation=federation, period_code="2026Q2", enqueue=False)
     barrier = threading.Barrier(2)
     results = {}
 
@@ -138,7 +139,7 @@ def test_runs_of_two_periods_of_one_federation_do_not_block_each_other(iccf_worl
         from django.db import connection as thread_connection
 
         barrier.wait()
-        results[run_id] = services.execute_run(run_id=run_id)
+        results[run_id] = runs.execute_run(run_id=run_id)
         thread_connection.close()
 
     threads = [threading.Thread(target=execute, args=(run.pk,)) for run in (first, second)]

@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 from hypothesis.extra.django import TestCase
 
 from federation.models import Federation
-from ratings import column_read
-from ratings.column_read import NULL_DAY, NULL_INT, day_number, day_of, read_columns
-from ratings.runners.common import played_game_rows, score_of, white_score
+from ratings.persistence import column_read
+from ratings.persistence.column_read import NULL_DAY, NULL_INT, day_number, day_of, read_columns
+from ratings.systems.common import played_game_rows, score_of, white_score
 from tests.factories import make_event, make_player
 from tournaments.models import Event, Game
 

@@ -13,10 +13,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ratings import binary_copy, output_digest, persistence
 from ratings.models import EventRating, LiveEventRating, RatingRun
-from ratings.output_digest import events_json
-from ratings.run_rows import EventRatingColumns
+from ratings.persistence import binary_copy, output_digest, writers
+from ratings.persistence.output_digest import events_json
+from ratings.persistence.run_rows import EventRatingColumns
 from tests.factories import make_event, make_world
 
 finite = st.floats(allow_nan=False, allow_infinity=False, width=64)
@@ -105,7 +105,7 @@ def test_event_ratings_are_written_in_the_order_of_their_tables_key(model, pairs
     the one before it."""
     pairs = sorted(set(pairs))
     rows = _rows(pairs, [], [], [], shuffled=False)
-    order = persistence.key_order(model, rows)
+    order = writers.key_order(model, rows)
     if order is not None:
         rows = EventRatingColumns(**{name: v[order] for name, v in vars(rows).items()})
     keys = [
@@ -190,7 +190,7 @@ def test_binary_copy_writes_what_the_row_writer_writes(settings):
             period=world["ratings.RatingList"].period,
             status="succeeded",
         )
-        with persistence.event_ratings_written_alongside(run, form):
+        with writers.event_ratings_written_alongside(run, form):
             pass
         runs.append(run)
     fields = [
@@ -228,7 +228,7 @@ def test_the_binary_copy_stores_the_rows_in_the_order_of_the_key(settings):
     pairs = sorted((e.pk, p) for e in events for p in players)
     run, _ = _run_with_columns(world, [])
     rows = _rows(pairs, [], [], [], shuffled=False)
-    with persistence.event_ratings_written_alongside(run, rows):
+    with writers.event_ratings_written_alongside(run, rows):
         pass
     with connection.cursor() as cursor:
         cursor.execute(
@@ -266,7 +266,7 @@ def test_event_ratings_written_alongside_the_body_are_there_when_it_ends(setting
     players = [p.pk for p in world["players"]]
     run, rows = _run_with_columns(world, players)
     ran = []
-    with persistence.event_ratings_written_alongside(run, rows):
+    with writers.event_ratings_written_alongside(run, rows):
         ran.append(True)
     assert ran == [True]
     written = EventRating.objects.filter(run=run).order_by("player_id")
@@ -288,7 +288,7 @@ def test_a_failing_body_raises_its_own_error_and_leaves_nothing(settings):
     seen = []
     with pytest.raises(ValueError, match="body failed"), transaction.atomic():
         try:
-            with persistence.event_ratings_written_alongside(run, rows):
+            with writers.event_ratings_written_alongside(run, rows):
                 raise ValueError("body failed")
         finally:
             seen.append(EventRating.objects.filter(run=run).count())
@@ -311,7 +311,7 @@ def test_a_refused_copy_raises_when_the_block_ends(settings):
     with (
         pytest.raises(Exception, match="must refer to rows that exist"),
         transaction.atomic(),
-        persistence.event_ratings_written_alongside(run, rows),
+        writers.event_ratings_written_alongside(run, rows),
     ):
         ran.append(True)
     assert ran == [True]
@@ -323,11 +323,11 @@ def test_a_refused_copy_raises_when_the_block_ends(settings):
 def test_a_runs_own_rows_go_in_the_binary_format():
     """The entries a run writes and the live ratings a refresh writes have only types with a
     binary form: no number goes as text for the server to parse back."""
-    from ratings.live import LIVE_RATING_COLUMNS
     from ratings.models import LiveRating, RatingEntry
+    from ratings.services.live import LIVE_RATING_COLUMNS
 
-    assert persistence.binary_copy_types(RatingEntry, persistence.ENTRY_COLUMNS)
-    assert persistence.binary_copy_types(LiveRating, LIVE_RATING_COLUMNS)
+    assert writers.binary_copy_types(RatingEntry, writers.ENTRY_COLUMNS)
+    assert writers.binary_copy_types(LiveRating, LIVE_RATING_COLUMNS)
 
 
 @pytest.mark.postgres
@@ -339,7 +339,7 @@ def test_entries_copied_in_binary_are_what_the_text_copy_stores(settings, seed):
     import random
 
     from ratings.models import RatingEntry
-    from ratings.run_rows import EntryRow
+    from ratings.persistence.run_rows import EntryRow
 
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     world = make_world(f"bt{seed}")
@@ -367,11 +367,11 @@ def test_entries_copied_in_binary_are_what_the_text_copy_stores(settings, seed):
         for e in entries[::2]
     }
     stored = []
-    for types in (set(), persistence.BINARY_COPY_TYPES):  # text, then binary
+    for types in (set(), writers.BINARY_COPY_TYPES):  # text, then binary
         RatingEntry.objects.filter(rating_list=rating_list).delete()
-        with mock.patch.object(persistence, "BINARY_COPY_TYPES", types):
-            persistence.write_entries(rating_list, entries, previous)
+        with mock.patch.object(writers, "BINARY_COPY_TYPES", types):
+            writers.write_entries(rating_list, entries, previous)
         rows = RatingEntry.objects.filter(rating_list=rating_list).order_by("player_id")
-        stored.append(list(rows.values_list(*persistence.ENTRY_COLUMNS)))
+        stored.append(list(rows.values_list(*writers.ENTRY_COLUMNS)))
     assert stored[0] == stored[1]
     assert len(stored[0]) == len(entries)

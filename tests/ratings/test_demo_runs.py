@@ -6,8 +6,9 @@ from datetime import date
 
 import pytest
 
-from ratings import periods, services
+from ratings import calendars
 from ratings.models import EventRating, ListStatus, RatingEntry, RatingList, SolvingNorm
+from ratings.services import runs
 
 pytestmark = pytest.mark.django_db
 
@@ -83,7 +84,7 @@ def test_wfcc_title_proposals_name_their_norms(rated_demo):
 
 
 def test_nothing_is_due_after_the_demo_was_rated(rated_demo):
-    assert services.schedule_due_runs(today=date(2026, 11, 21)) == []
+    assert runs.schedule_due_runs(today=date(2026, 11, 21)) == []
 
 
 def test_next_period_becomes_due_on_its_day(rated_demo):
@@ -92,10 +93,10 @@ def test_next_period_becomes_due_on_its_day(rated_demo):
     from federation.models import Federation
 
     playchess = Federation.objects.get(code="playchess")
-    last = services.last_rated_code(playchess)
-    following = periods.next_period(periods.period_by_code("playchess", last))
-    assert periods.due_periods("playchess", last, following.due_on - timedelta(days=1)) == ()
-    due = periods.due_periods("playchess", last, following.due_on)
+    last = runs.last_rated_code(playchess)
+    following = calendars.next_period(calendars.period_by_code("playchess", last))
+    assert calendars.due_periods("playchess", last, following.due_on - timedelta(days=1)) == ()
+    due = calendars.due_periods("playchess", last, following.due_on)
     assert [p.code for p in due] == [following.code]
 
 
@@ -118,8 +119,8 @@ def test_wfcc_runs_input_through_the_command_line_gives_what_the_run_stored(rate
 
     from ratings import systems
     from ratings.engines.core import jsonio
-    from ratings.runners.common import Context
-    from ratings.services import canonical_digest
+    from ratings.services.runs import canonical_digest
+    from ratings.systems.common import Context
 
     lists = _published("wfcc").order_by("period__valid_from")
     runs = [list_.run for list_ in lists if list_.run.engine_version != "import"]

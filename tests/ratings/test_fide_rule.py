@@ -6,8 +6,8 @@ from datetime import date
 
 import pytest
 
-from ratings import fide_rule
-from ratings.fide_rule import check, fide_list_date_for
+from ratings.systems.iccf import fide_rule
+from ratings.systems.iccf.fide_rule import check, fide_list_date_for
 
 
 @pytest.mark.parametrize(

@@ -9,10 +9,10 @@ from datetime import date
 
 import pytest
 
-from ratings import fide_rule, services
-from ratings.list_import import import_player_list
-from ratings.runners import iccf as runner
-from ratings.runners.common import Context, base_list_for
+from ratings.services import runs
+from ratings.services.imports import import_player_list
+from ratings.systems.common import Context, base_list_for
+from ratings.systems.iccf import fide_rule, runner
 from tests.factories import make_official
 
 pytestmark = pytest.mark.django_db
@@ -41,7 +41,7 @@ def newcomer(iccf_world):
 
 def engine_start(world, player) -> dict:
     federation = world["federation"]
-    period = services.ensure_period(federation=federation, code="2026Q1")
+    period = runs.ensure_period(federation=federation, code="2026Q1")
     prepared = runner.build(Context(federation, period, base_list_for(federation, period), {}))
     return next(p for p in prepared.engine_input["players"] if p["id"] == str(player.pk))
 
@@ -53,7 +53,7 @@ def test_the_official_value_replaces_a_mismatched_declaration(iccf_world, newcom
         "unrated": True,
         "fide": 2050.0,
     }
-    run = services.run_now(federation=iccf_world["federation"], period_code="2026Q1")
+    run = runs.run_now(federation=iccf_world["federation"], period_code="2026Q1")
     assert run.report["fide_checks"] == [
         {
             "player": newcomer.pk,
@@ -70,7 +70,7 @@ def test_the_official_value_replaces_a_mismatched_declaration(iccf_world, newcom
 def test_a_matching_declaration_is_verified_and_not_shown(iccf_world, newcomer):
     fide_list(iccf_world["federation"], {"4100018": 2100}, "standard_jan26frl.txt")
     assert engine_start(iccf_world, newcomer)["fide"] == 2100.0
-    run = services.run_now(federation=iccf_world["federation"], period_code="2026Q1")
+    run = runs.run_now(federation=iccf_world["federation"], period_code="2026Q1")
     assert run.report["fide_checks"] == []
 
 
@@ -78,7 +78,7 @@ def test_only_the_quarterly_list_of_the_iccf_date_counts(iccf_world, newcomer):
     # A February list is no rule 2.1a list; the January one was not imported.
     fide_list(iccf_world["federation"], {"4100018": 1900}, "standard_feb26frl.txt")
     assert engine_start(iccf_world, newcomer)["fide"] == 2100.0  # the declaration stands...
-    run = services.run_now(federation=iccf_world["federation"], period_code="2026Q1")
+    run = runs.run_now(federation=iccf_world["federation"], period_code="2026Q1")
     assert [c["status"] for c in run.report["fide_checks"]] == [fide_rule.NO_LIST]  # ...flagged
 
 
@@ -89,13 +89,13 @@ def test_a_fide_id_the_list_lacks_means_no_fide_rating(iccf_world, newcomer):
 
 def test_the_screens_show_the_checks(iccf_world, newcomer, client):
     fide_list(iccf_world["federation"], {"4100018": 2050}, "standard_jan26frl.txt")
-    run = services.run_now(federation=iccf_world["federation"], period_code="2026Q1")
+    run = runs.run_now(federation=iccf_world["federation"], period_code="2026Q1")
     client.force_login(make_official("officer", iccf_world["federation"]))
     page = client.get(f"/admin/ratings/ratingrun/{run.pk}/change/")
     assert page.status_code == 200
     assert b"Declared FIDE ratings to look at" in page.content and b"mismatch" in page.content
-    from ratings.fide_panel import event_fide_checks
-    from ratings.periods import period_by_code
+    from ratings.calendars import period_by_code
+    from ratings.systems.iccf.fide_panel import event_fide_checks
 
     in_window = period_by_code("iccf", "2026Q1").ends_on  # results now go into the 2026Q1 list
     checks = event_fide_checks(iccf_world["event"], in_window)

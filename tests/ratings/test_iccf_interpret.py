@@ -8,7 +8,7 @@ from hypothesis import given, settings
 
 from ratings.engines.core.errors import EngineInputError
 from ratings.engines.iccf import contract
-from ratings.runners.iccf import _rated
+from ratings.systems.iccf.runner import _rated
 from tests.engines.test_iccf_input_columns import period
 
 

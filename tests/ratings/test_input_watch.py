@@ -18,9 +18,9 @@ from django.apps import apps
 from django.db import IntegrityError, connection, transaction
 
 from federation.models import Federation, Player
-from ratings import input_watch, services
-from ratings.input_watch import NOT_INPUT, WATCHED
 from ratings.models import InputEdit, ListStatus, RatingList, RatingPeriod
+from ratings.services import input_watch, publication, runs
+from ratings.services.input_watch import NOT_INPUT, WATCHED
 from tests.ratings.conftest import seeded_and_rated_demo
 from tournaments.models import (
     AcceptanceOverride,
@@ -51,7 +51,7 @@ def drafts(django_db_setup, django_db_blocker):
                     .order_by("-period__valid_from")
                     .first()
                 )
-                run = services.run_now(federation=latest.federation, period_code=latest.period.code)
+                run = runs.run_now(federation=latest.federation, period_code=latest.period.code)
                 assert run.status == "succeeded", run.error
                 found[system] = run.rating_list.pk
         yield found
@@ -91,7 +91,7 @@ def _reads_of_every_period() -> set[tuple[str, str]]:
     )
     with connection.execute_wrapper(capture):
         for rating_list in lists:
-            services.prepare_input(rating_list.federation, rating_list.period)
+            runs.prepare_input(rating_list.federation, rating_list.period)
     return seen
 
 
@@ -222,7 +222,7 @@ def _edit(instance, field) -> object:
 
 WATCHED_FIELDS = [(m, name) for m, watch in WATCHED.items() for name in watch.fields]
 
-# Moves the database refuses by design (federation.scoping, ratings.guards): a row that others
+# Moves the database refuses by design (federation.scoping, ratings.persistence.guards): a row that others
 # of its federation refer to cannot change federation, nor a system with published lists.
 REFUSED_BY_DESIGN = {("Event", "federation"), ("SolverScore", "solver"), ("Federation", "system")}
 
@@ -246,20 +246,18 @@ def test_each_watched_edit_marks_the_period_and_publication_checks_it(drafts, mo
     assert str(model._meta.verbose_name) in edit.subject
     assert name in edit.description and period.needs_rerun_reason
     if model is Federation and name == "system":
-        with pytest.raises(services.RunError, match="rating system"):
-            services.publish_list(list_id=rating_list.pk)
+        with pytest.raises(runs.RunError, match="rating system"):
+            publication.publish_list(list_id=rating_list.pk)
         return
     federation = Federation.objects.get(pk=rating_list.federation_id)
-    digest_now = services.canonical_digest(
-        services.prepare_input(federation, period)[1].engine_input
-    )
+    digest_now = runs.canonical_digest(runs.prepare_input(federation, period)[1].engine_input)
     if digest_now == rating_list.run.input_digest:
-        services.publish_list(list_id=rating_list.pk)  # the edit did not reach the engine
+        publication.publish_list(list_id=rating_list.pk)  # the edit did not reach the engine
         period.refresh_from_db()
         assert not period.needs_rerun
     else:
-        with pytest.raises(services.RunError) as refused:
-            services.publish_list(list_id=rating_list.pk)
+        with pytest.raises(runs.RunError) as refused:
+            publication.publish_list(list_id=rating_list.pk)
         assert edit.description in str(refused.value)
         assert RatingList.objects.get(pk=rating_list.pk).status == ListStatus.DRAFT
 
@@ -323,16 +321,16 @@ STALE_EDITS = [_points, _egf_class, _game_moved, _game_deleted, _substitution, _
 def test_publication_refuses_a_draft_an_edit_made_stale(drafts, make_edit):
     system, subject, what = make_edit(drafts)
     rating_list = _draft(drafts, system)
-    with pytest.raises(services.RunError) as refused:
-        services.publish_list(list_id=rating_list.pk)
+    with pytest.raises(runs.RunError) as refused:
+        publication.publish_list(list_id=rating_list.pk)
     message = str(refused.value)
     assert subject in message and what in message and rating_list.period.code in message
     period = RatingPeriod.objects.get(pk=rating_list.period_id)
     assert period.needs_rerun, "the flag stays until a run reads the new input"
     # A re-run reads the edit; its draft publishes and clears the flag.
-    services.discard_list(list_id=rating_list.pk)
-    rerun = services.run_now(federation=rating_list.federation, period_code=period.code)
-    services.publish_list(list_id=rerun.rating_list.pk)
+    publication.discard_list(list_id=rating_list.pk)
+    rerun = runs.run_now(federation=rating_list.federation, period_code=period.code)
+    publication.publish_list(list_id=rerun.rating_list.pk)
     period.refresh_from_db()
     assert not period.needs_rerun and period.needs_rerun_reason == ""
 
@@ -342,8 +340,8 @@ def test_an_unrecorded_write_is_still_caught_at_publication(drafts):
     SolverScore.objects.filter(problem__event__in=_events_read(rating_list)).update(
         points=Decimal("0.5")
     )  # a queryset update sends no signal
-    with pytest.raises(services.RunError, match="no recorded edit explains it"):
-        services.publish_list(list_id=rating_list.pk)
+    with pytest.raises(runs.RunError, match="no recorded edit explains it"):
+        publication.publish_list(list_id=rating_list.pk)
 
 
 # --- what is read but is not input --------------------------------------------------------------
@@ -376,8 +374,8 @@ def test_edits_of_what_is_not_input_leave_every_draft_publishable(drafts):
     assert not InputEdit.objects.exists()
     for system in SYSTEMS:
         rating_list = _draft(drafts, system)
-        assert services.stale_reason(rating_list) is None
-        services.publish_list(list_id=rating_list.pk)
+        assert publication.stale_reason(rating_list) is None
+        publication.publish_list(list_id=rating_list.pk)
 
 
 # --- every path -------------------------------------------------------------------------------

@@ -11,9 +11,9 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from federation.models import AuditEvent, Federation, FideList, FideRating, Player
-from ratings import native_download as native_exports
-from ratings.list_import import ListImportRefused, import_player_list
 from ratings.models import ListStatus, RatingEntry, RatingList, RatingRun
+from ratings.services.imports import ListImportRefused, import_player_list
+from ratings.web import native_download as native_exports
 from tests.realdata_files import need
 from tournaments.importers.egf import name_key
 
@@ -274,7 +274,7 @@ def test_the_real_world_list_then_again_then_its_own_export(egf):
 
 
 def test_after_a_run_the_egd_export_counts_the_new_tournament(egf):
-    from ratings import services
+    from ratings.services import publication, runs
     from tournaments.models import Event, Game
 
     run(egf, egd_file(*ROWS), fmt="egd", publish=True)
@@ -292,9 +292,9 @@ def test_after_a_run_the_egd_export_counts_the_new_tournament(egf):
         end=date(2018, 7, 14),
     )
     Game.objects.create(event=event, round=1, white=aaij, black=aakerblom, result="1-0")
-    done = services.run_now(federation=egf, period_code="2018-07")
+    done = runs.run_now(federation=egf, period_code="2018-07")
     assert done.status == "succeeded", done.error
-    listing = services.publish_list(list_id=done.rating_list.pk)
+    listing = publication.publish_list(list_id=done.rating_list.pk)
     text = "".join(native_exports.native_lines(listing))
     line = next(li for li in text.splitlines() if li.startswith(" 10537560 "))
     gor = listing.entries.get(player=aaij).published_rating
@@ -324,10 +324,10 @@ def test_an_import_reads_and_writes_with_the_cycle_collector_paused(egf, monkeyp
     afterwards, also when the file is refused."""
     import gc
 
-    from ratings import list_import
+    from ratings.services import imports
     from tests.collector_watch import collector_states
 
-    seen = collector_states(monkeypatch, list_import, "_read_rows")
+    seen = collector_states(monkeypatch, imports, "_read_rows")
     assert gc.isenabled()
     run(egf, egd_file(*ROWS), fmt="egd", publish=True)
     with pytest.raises(ListImportRefused):

@@ -8,9 +8,9 @@ import json
 import pytest
 from django.db import connection
 
-from ratings import provenance
-from ratings.guards import reinstall_guards
 from ratings.models import LiveRun
+from ratings.persistence.guards import reinstall_guards
+from ratings.services import provenance
 from tests.factories import make_world
 from tests.ratings.migration_steps import migrate_ratings, migrate_ratings_to_latest
 

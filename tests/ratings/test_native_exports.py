@@ -9,8 +9,8 @@ import pytest
 
 from federation.models import Federation, Player
 from ratings.models import RatingList
-from ratings.native_download import native_lines
-from ratings.services import import_list
+from ratings.services.publication import import_list
+from ratings.web.native_download import native_lines
 from tournaments.formats import fide_list
 from tournaments.formats.player_lists import collect
 

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 import pytest
 from django.db import IntegrityError, connection, transaction
 
-from ratings.guards import reinstall_guards
 from ratings.models import EventRating, LiveEventRating, LiveRating, RatedEvent, RatingList
+from ratings.persistence.guards import reinstall_guards
 from tests.factories import make_event, make_world
 from tests.hardening.model_keys import key_columns, table_key_columns
 from tests.ratings.migration_steps import migrate_ratings, migrate_ratings_to_latest

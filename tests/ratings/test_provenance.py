@@ -3,8 +3,8 @@ first differing player of two outputs."""
 
 from __future__ import annotations
 
-from ratings import provenance
-from ratings.provenance import InputChange, OutputDifference
+from ratings.services import provenance
+from ratings.services.provenance import InputChange, OutputDifference
 
 STORED = {
     "params": {"rd_cap": 120},

@@ -1,5 +1,5 @@
 """A run's record (its compressed engine input, output and labels) is written by
-persistence.write_record, and a live run's compressed input by persistence.write_live_input: on
+writers.write_record, and a live run's compressed input by writers.write_live_input: on
 PostgreSQL with their bytes bound on the server, in binary, not as hex inside the statement;
 everywhere, they read back byte for byte, and a record is written once."""
 
@@ -10,8 +10,8 @@ import random
 import pytest
 from django.db import connection
 
-from ratings import persistence
 from ratings.models import ImmutableListError, LiveRun, RatingRun, RunRecord
+from ratings.persistence import writers
 from tests.factories import make_world
 
 
@@ -36,7 +36,7 @@ def _record(world, seed: int) -> RunRecord:
 def test_a_written_record_reads_back_byte_for_byte(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     record = _record(make_world("wr"), 1)
-    persistence.write_record(record)
+    writers.write_record(record)
     stored = RunRecord.objects.get(pk=record.run_id)
     assert bytes(stored.engine_input) == record.engine_input
     assert bytes(stored.engine_output) == b""
@@ -49,10 +49,10 @@ def test_a_written_record_reads_back_byte_for_byte(settings):
 def test_a_record_is_written_once(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     record = _record(make_world("wo"), 2)
-    persistence.write_record(record)
+    writers.write_record(record)
     record.engine_output = b"changed"
     with pytest.raises(ImmutableListError):
-        persistence.write_record(record)
+        writers.write_record(record)
     assert bytes(RunRecord.objects.get(pk=record.run_id).engine_output) == b""
 
 
@@ -82,7 +82,7 @@ def test_the_record_is_bound_on_the_server(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     record = _record(make_world("sb"), 3)
     _bound_on_the_server(
-        "ratings_runrecord", lambda: persistence.write_record(record), record.engine_input
+        "ratings_runrecord", lambda: writers.write_record(record), record.engine_input
     )
 
 
@@ -91,7 +91,7 @@ def test_a_live_input_reads_back_byte_for_byte(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     live = make_world("lw")["ratings.LiveRun"]
     stored = _record(make_world("lx"), 4).engine_input
-    persistence.write_live_input(live, stored, "d" * 64)
+    writers.write_live_input(live, stored, "d" * 64)
     again = LiveRun.objects.get(pk=live.pk)
     assert bytes(again.engine_input) == stored and again.input_digest == "d" * 64
     assert again.period_code == live.period_code  # the rest of the row untouched
@@ -104,5 +104,5 @@ def test_a_live_input_is_bound_on_the_server(settings):
     live = make_world("lb")["ratings.LiveRun"]
     stored = _record(make_world("lc"), 5).engine_input
     _bound_on_the_server(
-        "ratings_liverun", lambda: persistence.write_live_input(live, stored, "e" * 64), stored
+        "ratings_liverun", lambda: writers.write_live_input(live, stored, "e" * 64), stored
     )

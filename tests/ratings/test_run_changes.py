@@ -14,16 +14,17 @@ from hypothesis import given
 from hypothesis import settings as hyp_settings
 from hypothesis import strategies as st
 
-from ratings import services, systems
+from ratings import systems
 from ratings.models import ListStatus, RatingEntry, RatingList
-from ratings.runners.common import (
+from ratings.services import publication, runs
+from ratings.systems.common import (
     Context,
     base_entries,
     base_list_for,
     published_list_valid_on,
 )
-from ratings.runners.iccf import _ratings_on
-from ratings.runners.wfcc import _start_ratings as _wfcc_start_ratings
+from ratings.systems.iccf.runner import _ratings_on
+from ratings.systems.wfcc.runner import _start_ratings as _wfcc_start_ratings
 from tests.factories import make_world
 from tests.json_values import json_values
 from tournaments.models import Event
@@ -61,7 +62,7 @@ def test_every_systems_changes_are_taken_against_the_list_it_continues_from(rate
 
 def test_a_run_reads_the_list_it_continues_from_once(iccf_world):
     with CaptureQueriesContext(connection) as queries:
-        run = services.run_now(federation=iccf_world["federation"], period_code="2026Q1")
+        run = runs.run_now(federation=iccf_world["federation"], period_code="2026Q1")
     assert run.status == "succeeded", run.error
     base = run.rating_list.previous
     reads = [
@@ -81,9 +82,9 @@ def test_start_ratings_on_the_base_list_are_the_ones_stored(iccf_world):
     the run's read of it. Both ways give what the database holds: the base list and an older
     one."""
     federation = iccf_world["federation"]
-    first = services.run_now(federation=federation, period_code="2026Q1")
-    services.publish_list(list_id=first.rating_list.pk)
-    second = services.run_now(federation=federation, period_code="2026Q2")
+    first = runs.run_now(federation=federation, period_code="2026Q1")
+    publication.publish_list(list_id=first.rating_list.pk)
+    second = runs.run_now(federation=federation, period_code="2026Q2")
     ctx = Context(federation, second.period, base_list_for(federation, second.period), {})
     assert ctx.base_list == first.rating_list
     base = base_entries(ctx.base_list, with_state=False)

@@ -14,8 +14,8 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 
 from federation.triggers import UNLOCK_TABLE
-from ratings import provenance, services
 from ratings.models import ImmutableListError, ListStatus, RatingRun, RunRecord
+from ratings.services import provenance, runs
 from tests.factories import make_official
 
 pytestmark = pytest.mark.django_db
@@ -64,7 +64,7 @@ def test_every_run_stores_a_label_for_each_list_item_of_its_input(rated_demo):
 
 def run_game_ids(run: RatingRun) -> list[int]:
     """The ids of the games an ICCF run rated, in its input's order (by id)."""
-    _, prepared = services.prepare_input(run.federation, run.period)
+    _, prepared = runs.prepare_input(run.federation, run.period)
     return prepared.extra["sides"].game.tolist()
 
 
@@ -186,7 +186,7 @@ def test_public_downloads_serve_the_files_of_published_runs_only(rated_demo, cli
     assert client.get(f"{base}/other.json").status_code == 404
     assert client.get(f"/federations/iccf/runs/{run.pk}/input.json").status_code == 404
     # A draft's run (the latest period run again) is not public.
-    draft = services.run_now(federation=run.federation, period_code=run.period.code)
+    draft = runs.run_now(federation=run.federation, period_code=run.period.code)
     assert draft.rating_list.status == ListStatus.DRAFT
     url = f"/federations/{run.federation.code}/runs/{draft.pk}/input.json"
     assert client.get(url).status_code == 404

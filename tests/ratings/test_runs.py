@@ -8,7 +8,6 @@ import pytest
 from django.db import DatabaseError, IntegrityError, transaction
 
 from federation.models import AuditEvent
-from ratings import services
 from ratings.engines import iccf as iccf_engine
 from ratings.models import (
     ImmutableListError,
@@ -18,18 +17,19 @@ from ratings.models import (
     RatingRun,
     RunStatus,
 )
+from ratings.services import publication, runs
 from tournaments.models import Substitution
 
 
 def _run(world, code="2026Q1"):
-    return services.run_now(federation=world["federation"], period_code=code)
+    return runs.run_now(federation=world["federation"], period_code=code)
 
 
 def test_requested_run_executes_and_writes_one_draft(
     iccf_world, eager_celery, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks(execute=True):
-        run = services.request_run(federation=iccf_world["federation"], period_code="2026Q1")
+        run = runs.request_run(federation=iccf_world["federation"], period_code="2026Q1")
     run.refresh_from_db()
     assert run.status == RunStatus.SUCCEEDED, run.error
     drafts = RatingList.objects.filter(run=run)
@@ -46,8 +46,8 @@ def test_requested_run_executes_and_writes_one_draft(
 
 def test_list_values_equal_the_engine_run_on_the_same_input(iccf_world):
     run = _run(iccf_world)
-    from ratings.runners import iccf as runner
-    from ratings.runners.common import Context, base_list_for
+    from ratings.systems.common import Context, base_list_for
+    from ratings.systems.iccf import runner
 
     ctx = Context(run.federation, run.period, base_list_for(run.federation, run.period), {})
     output = iccf_engine.run_json(runner.build(ctx).engine_input)
@@ -57,7 +57,7 @@ def test_list_values_equal_the_engine_run_on_the_same_input(iccf_world):
 
 def test_same_inputs_reproduce_the_output_digest(iccf_world):
     first = _run(iccf_world)
-    services.discard_list(list_id=first.rating_list.pk)
+    publication.discard_list(list_id=first.rating_list.pk)
     second = _run(iccf_world)
     assert second.pk != first.pk
     assert (second.input_digest, second.output_digest) == (first.input_digest, first.output_digest)
@@ -65,7 +65,7 @@ def test_same_inputs_reproduce_the_output_digest(iccf_world):
 
 def test_changed_result_changes_the_digest(iccf_world):
     first = _run(iccf_world)
-    services.discard_list(list_id=first.rating_list.pk)
+    publication.discard_list(list_id=first.rating_list.pk)
     game = iccf_world["games"][0]
     game.result = "0-1"
     game.save()
@@ -75,15 +75,15 @@ def test_changed_result_changes_the_digest(iccf_world):
 
 def test_duplicate_delivery_is_a_no_op(iccf_world):
     run = _run(iccf_world)
-    assert services.execute_run(run_id=run.pk) is None
+    assert runs.execute_run(run_id=run.pk) is None
     assert RatingList.objects.filter(run=run).count() == 1
 
 
 def test_one_active_run_per_period(iccf_world):
-    first = services.request_run(
+    first = runs.request_run(
         federation=iccf_world["federation"], period_code="2026Q1", enqueue=False
     )
-    again = services.request_run(
+    again = runs.request_run(
         federation=iccf_world["federation"], period_code="2026Q1", enqueue=False
     )
     assert again.pk == first.pk
@@ -92,7 +92,7 @@ def test_one_active_run_per_period(iccf_world):
 
 
 def test_failing_run_is_recorded_and_leaves_nothing(iccf_world, monkeypatch):
-    from ratings.runners import iccf as runner
+    from ratings.systems.iccf import runner
 
     def broken_interpret(prepared, output):
         raise RuntimeError("engine output could not be read")
@@ -108,7 +108,7 @@ def test_failing_run_is_recorded_and_leaves_nothing(iccf_world, monkeypatch):
 
 def test_publish_makes_the_list_immutable(iccf_world):
     run = _run(iccf_world)
-    published = services.publish_list(list_id=run.rating_list.pk)
+    published = publication.publish_list(list_id=run.rating_list.pk)
     assert published.status == ListStatus.PUBLISHED
     assert AuditEvent.objects.filter(action="publish", object_id=str(published.pk)).exists()
     iccf_world["event"].refresh_from_db()
@@ -145,19 +145,19 @@ def test_publish_makes_the_list_immutable(iccf_world):
             ]
         )
     assert RatingEntry.objects.get(pk=entry.pk).rating != 9999
-    with pytest.raises(services.RunError, match="only a draft"):
-        services.publish_list(list_id=published.pk)
+    with pytest.raises(runs.RunError, match="only a draft"):
+        publication.publish_list(list_id=published.pk)
 
 
 def test_correction_supersedes_the_published_list(iccf_world):
-    first = services.publish_list(list_id=_run(iccf_world).rating_list.pk)
+    first = publication.publish_list(list_id=_run(iccf_world).rating_list.pk)
     game = iccf_world["games"][1]
     game.result = "1-0"
     game.save()
     first.period.refresh_from_db()
     assert first.period.needs_rerun is True
     assert "S1" in first.period.needs_rerun_reason
-    second = services.publish_list(list_id=_run(iccf_world).rating_list.pk)
+    second = publication.publish_list(list_id=_run(iccf_world).rating_list.pk)
     first.refresh_from_db()
     assert first.status == ListStatus.SUPERSEDED and second.supersedes_id == first.pk
     second.period.refresh_from_db()
@@ -166,8 +166,8 @@ def test_correction_supersedes_the_published_list(iccf_world):
 
 def test_rule_1_4_start_ratings_flow_into_the_engine(iccf_world):
     """A player whose rating fell is seen by opponents at his start rating."""
-    from ratings.runners import iccf as runner
-    from ratings.runners.common import Context, base_list_for
+    from ratings.systems.common import Context, base_list_for
+    from ratings.systems.iccf import runner
 
     run = _run(iccf_world)
     ctx = Context(run.federation, run.period, base_list_for(run.federation, run.period), {})
@@ -223,8 +223,8 @@ def test_a_substitution_in_a_game_of_another_period_is_left_out(iccf_world):
 
 
 def _engine_input(run):
-    from ratings.runners import iccf as runner
-    from ratings.runners.common import Context, base_list_for
+    from ratings.systems.common import Context, base_list_for
+    from ratings.systems.iccf import runner
 
     ctx = Context(run.federation, run.period, base_list_for(run.federation, run.period), {})
     return runner.build(ctx).engine_input
@@ -248,7 +248,7 @@ def test_late_result_rolls_into_the_next_period(iccf_world):
     run = _run(iccf_world)
     assert run.report["late_count"] == 0
     assert len(_engine_input(run)["games"]) == 4
-    services.publish_list(list_id=run.rating_list.pk)
+    publication.publish_list(list_id=run.rating_list.pk)
     next_run = _run(iccf_world, "2026Q2")
     assert next_run.report["late_count"] == 1
     assert len(_engine_input(next_run)["games"]) == 1
@@ -259,27 +259,25 @@ def test_reaper_requeues_runs_whose_message_was_lost(iccf_world, eager_celery):
 
     from django.utils import timezone
 
-    run = services.request_run(
+    run = runs.request_run(
         federation=iccf_world["federation"], period_code="2026Q1", enqueue=False
     )  # as if the broker lost the message
-    assert services.reap_stuck_runs() == 0  # too young to be stuck
+    assert runs.reap_stuck_runs() == 0  # too young to be stuck
     RatingRun.objects.filter(pk=run.pk).update(requested_at=timezone.now() - timedelta(hours=1))
-    assert services.reap_stuck_runs() == 1
+    assert runs.reap_stuck_runs() == 1
     run.refresh_from_db()
     assert run.status == RunStatus.SUCCEEDED
     assert RatingList.objects.filter(run=run).count() == 1
-    assert services.reap_stuck_runs() == 0
+    assert runs.reap_stuck_runs() == 0
 
 
 def test_reaper_honours_a_zero_age(iccf_world, eager_celery):
     """timedelta(0) means "every run never taken", not the 900 s default (zero is falsy)."""
     from datetime import timedelta
 
-    run = services.request_run(
-        federation=iccf_world["federation"], period_code="2026Q1", enqueue=False
-    )
-    assert services.reap_stuck_runs(older_than=timedelta(hours=1)) == 0
-    assert services.reap_stuck_runs(older_than=timedelta(0)) == 1
+    run = runs.request_run(federation=iccf_world["federation"], period_code="2026Q1", enqueue=False)
+    assert runs.reap_stuck_runs(older_than=timedelta(hours=1)) == 0
+    assert runs.reap_stuck_runs(older_than=timedelta(0)) == 1
     run.refresh_from_db()
     assert run.status == RunStatus.SUCCEEDED
 
@@ -290,25 +288,23 @@ def test_a_dead_workers_run_is_requeued_by_the_next_request(iccf_world, eager_ce
     from django.utils import timezone
 
     federation = iccf_world["federation"]
-    run = services.request_run(federation=federation, period_code="2026Q1", enqueue=False)
-    assert not services.is_dead(run.pk)  # never taken: the broker may still deliver it
+    run = runs.request_run(federation=federation, period_code="2026Q1", enqueue=False)
+    assert not runs.is_dead(run.pk)  # never taken: the broker may still deliver it
     RatingRun.objects.filter(pk=run.pk).update(started_at=timezone.now())  # taken, then killed
-    assert services.is_dead(run.pk)
-    again = services.request_run(federation=federation, period_code="2026Q1")
+    assert runs.is_dead(run.pk)
+    again = runs.request_run(federation=federation, period_code="2026Q1")
     assert again.pk == run.pk
     run.refresh_from_db()
     assert run.status == RunStatus.SUCCEEDED and run.attempts == 1
-    assert not services.is_dead(run.pk)
+    assert not runs.is_dead(run.pk)
 
 
 def test_the_reaper_requeues_a_dead_run_of_any_age(iccf_world, eager_celery):
     from django.utils import timezone
 
-    run = services.request_run(
-        federation=iccf_world["federation"], period_code="2026Q1", enqueue=False
-    )
+    run = runs.request_run(federation=iccf_world["federation"], period_code="2026Q1", enqueue=False)
     RatingRun.objects.filter(pk=run.pk).update(started_at=timezone.now())
-    assert services.reap_stuck_runs() == 1  # requested a moment ago, yet dead
+    assert runs.reap_stuck_runs() == 1  # requested a moment ago, yet dead
     run.refresh_from_db()
     assert run.status == RunStatus.SUCCEEDED
 
@@ -318,7 +314,7 @@ def test_a_run_computes_and_writes_with_the_cycle_collector_paused(iccf_world, m
     collector is on again, also when the run fails."""
     import gc
 
-    from ratings.runners import iccf as runner
+    from ratings.systems.iccf import runner
     from tests.collector_watch import collector_states
 
     seen = collector_states(monkeypatch, runner, "interpret")

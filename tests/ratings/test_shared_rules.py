@@ -12,11 +12,11 @@ from datetime import date
 import pytest
 
 from federation.models import Player
+from ratings.calendars import egf_is_active
 from ratings.engines import egf, wfcc
 from ratings.engines.core import grades, months
 from ratings.engines.core.errors import EngineInputError
-from ratings.periods import egf_is_active
-from ratings.whatif import EgfForm
+from ratings.web.whatif import EgfForm
 from tests.acceptability.wfcc_factory import passing_event
 from tournaments.acceptability import wfcc as wfcc_rules
 from tournaments.formats import egf as h9
@@ -239,7 +239,7 @@ def test_kt_category_thresholds_have_one_home(ratings, category):
 
 
 def test_acceptability_and_calendar_add_months_with_one_function():
-    from ratings import periods
+    from ratings import calendars
 
-    assert periods.add_months is months.add_months
+    assert calendars.add_months is months.add_months
     assert wfcc_rules.add_months is months.add_months

@@ -1,4 +1,4 @@
-"""One registry of rating systems (ratings/systems.py): nothing else keys a dict or a comparison
+"""One registry of rating systems (ratings/systems/__init__.py): nothing else keys a dict or a comparison
 on a system's name. The scan below reads every module and template of the site, so the next
 ``if system == "egf"`` fails here instead of growing a second home for per-system behaviour."""
 
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from federation.models import RatingSystem
-from ratings import periods, systems
+from ratings import calendars, systems
 from ratings.engines import SYSTEMS as ENGINE_SYSTEMS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -20,7 +20,7 @@ ENUM_MEMBERS = frozenset(RatingSystem.names)  # RatingSystem.EGF is the same nam
 
 # Where a system's name may key behaviour, and why.
 ALLOWED = {
-    "ratings/systems.py": "the registry itself",
+    "ratings/systems/__init__.py": "the registry itself",
     "ratings/engines": "the pure engines: the command line's own list of systems",
     "tournaments/acceptability": "the pure rule checks, below ratings: their own dispatch table",
     "tournaments/selectors.py": "the acceptability facts read per system (tournaments is below "
@@ -100,7 +100,7 @@ def test_no_module_outside_the_registry_keys_behaviour_on_a_system_name():
         for number, line in enumerate(path.read_text().splitlines(), 1):
             if TEMPLATE_USE.search(line):
                 offenders.append(f"{path.relative_to(ROOT)}:{number}: template comparison")
-    assert not offenders, "ask ratings/systems.py instead:\n" + "\n".join(offenders)
+    assert not offenders, "ask ratings/systems/__init__.py instead:\n" + "\n".join(offenders)
 
 
 @pytest.mark.parametrize(
@@ -139,7 +139,7 @@ def test_every_allowed_place_exists():
 def test_the_registry_names_the_same_systems_as_the_engines_calendars_and_database():
     codes = [s.code for s in systems.ALL]
     assert sorted(codes) == sorted(ENGINE_SYSTEMS) == sorted(RatingSystem.values)
-    assert sorted(c.system for c in periods.CALENDARS) == sorted(codes)
+    assert sorted(c.system for c in calendars.CALENDARS) == sorted(codes)
     for system in systems.ALL:
         assert systems.get(system.code) is system
         assert system.calendar.system == system.whatif.system == system.code

@@ -5,8 +5,9 @@ from __future__ import annotations
 from celery.signals import worker_init
 
 import ratings.tasks  # noqa: F401  (connects the worker's start-up handler)
-from ratings import services, systems
+from ratings import systems
 from ratings.engines.core import version
+from ratings.services import runs
 
 
 class _OtherAppsWorker:
@@ -35,6 +36,6 @@ def test_a_run_after_the_start_reads_no_engine_file(iccf_world, monkeypatch):
         raise AssertionError(f"the {system} engine's files were read again")
 
     monkeypatch.setattr(version, "engine_version", parse_again)
-    run = services.run_now(federation=iccf_world["federation"], period_code="2026Q1")
+    run = runs.run_now(federation=iccf_world["federation"], period_code="2026Q1")
     assert run.status == "succeeded", run.error
     assert run.engine_version.startswith("iccf-")

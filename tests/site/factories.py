@@ -67,7 +67,7 @@ def make_period(federation: Federation, code: str, valid_from: date) -> RatingPe
 
 
 def publish(rating_list: RatingList, when: datetime = PUBLISHED_AT) -> RatingList:
-    from ratings.page_cache import bump_generation
+    from ratings.web.page_cache import bump_generation
 
     RatingList.objects.filter(pk=rating_list.pk).update(
         status=ListStatus.PUBLISHED, published_at=when
@@ -90,9 +90,9 @@ def make_list(
 ) -> RatingList:
     """Entries ranked by rating (highest first); `unlisted` players are kept but not shown."""
     from ratings.engines.core.rounding import half_up_int
-    from ratings.persistence import write_entries
-    from ratings.run_rows import EntryRow
-    from ratings.runners.common import base_entries
+    from ratings.persistence.run_rows import EntryRow
+    from ratings.persistence.writers import write_entries
+    from ratings.systems.common import base_entries
 
     # Written by hand, not by an engine: like an imported list, it has no engine input to check.
     run = RatingRun.objects.create(

@@ -9,7 +9,7 @@ import json
 import pytest
 from ninja.responses import NinjaJSONEncoder
 
-from ratings.api_schemas import ListPage
+from ratings.web.api.schemas import ListPage
 from tests.site.factories import standard_world
 
 pytestmark = pytest.mark.django_db

@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from ninja.renderers import JSONRenderer
 
-from ratings.api import api
-from ratings.api_renderer import OrjsonRenderer
+from ratings.web.api.endpoints import api
+from ratings.web.api.renderer import OrjsonRenderer
 from tests.json_values import nested
 
 UTC = dt.UTC

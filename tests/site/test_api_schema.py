@@ -216,8 +216,8 @@ def test_generated_player_searches_conform(rated_demo, schema):
 
 
 def test_live_ratings_on_the_demo_conform_and_equal_the_official_run(rated_demo, schema):
-    from ratings import live, services
     from ratings.models import LiveRun
+    from ratings.services import live, runs
 
     assert live.refresh_all() >= 1
     for run in LiveRun.objects.select_related("federation"):
@@ -233,7 +233,7 @@ def test_live_ratings_on_the_demo_conform_and_equal_the_official_run(rated_demo,
             )
             assert body["live"]["unofficial"] is True
             assert body["live"]["rating"] == r.published_rating
-        official = services.run_now(federation=run.federation, period_code=run.period_code)
+        official = runs.run_now(federation=run.federation, period_code=run.period_code)
         entries = {e.player_id: e for e in official.rating_list.entries.all()}
         assert {pid: (r.rating, r.published_rating) for pid, r in mine.items()} == {
             pid: (entries[pid].rating, entries[pid].published_rating) for pid in mine
@@ -249,7 +249,7 @@ SPACE_DIALECTS_DISAGREE = "\x1c\x1d\x1e\x1f\x85\ufeff"
 def test_the_search_pattern_takes_no_character_whose_spaceness_depends_on_the_dialect(odd):
     import re
 
-    from ratings.api_schemas import SEARCH
+    from ratings.web.api.schemas import SEARCH
 
     for text in (f"{odd}ab", f"ab{odd}", f"a{odd}b", f"ab {odd} cd", f" {odd} \u0112 "):
         assert re.fullmatch(SEARCH, text) is None, repr(text)
@@ -271,7 +271,7 @@ def test_a_search_the_schema_allows_is_a_search_the_server_takes(text):
 
     from pydantic import TypeAdapter, ValidationError
 
-    from ratings.api_schemas import SEARCH, SearchText
+    from ratings.web.api.schemas import SEARCH, SearchText
 
     declared = re.fullmatch(SEARCH, text) is not None and len(text) <= 100
     try:

@@ -8,7 +8,7 @@ from datetime import date, timedelta
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ratings.charts import BOTTOM, HEIGHT, LEFT, RIGHT, TOP, WIDTH, ChartPoint, rating_chart
+from ratings.web.charts import BOTTOM, HEIGHT, LEFT, RIGHT, TOP, WIDTH, ChartPoint, rating_chart
 
 NS = {"s": "http://www.w3.org/2000/svg"}
 

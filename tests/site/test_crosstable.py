@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
-from ratings.crosstable import egd_table, game_lists, solving_sheet, square_crosstable
+from ratings.web.crosstable import egd_table, game_lists, solving_sheet, square_crosstable
 
 
 @dataclass

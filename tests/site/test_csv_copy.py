@@ -10,9 +10,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from federation.models import Player
-from ratings import csv_copy, exports, selectors, systems
-from ratings.filters import entries_filterset
+from ratings import systems
 from ratings.models import RatingList
+from ratings.selectors import lists
+from ratings.web import csv_copy, exports
+from ratings.web.filters import entries_filterset
 from tests.site.factories import standard_world
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
@@ -28,7 +30,7 @@ def _both(query: dict, sort: str) -> tuple[bytes, bytes]:
     rating_list = RatingList.objects.get(period__code="2026Q2")
     system = systems.of(rating_list.federation)
     base = entries_filterset(query, rating_list).qs
-    by_rows = "".join(exports.csv_lines(selectors.export_rows(base, sort), system)).encode()
+    by_rows = "".join(exports.csv_lines(lists.export_rows(base, sort), system)).encode()
     by_copy = b"".join(csv_copy.csv_chunks(base, sort, system))
     return by_rows, by_copy
 

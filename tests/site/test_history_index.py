@@ -14,7 +14,7 @@ import pytest
 from django.db import connection
 
 from ratings.models import HISTORY_COLUMNS, RatingEntry
-from ratings.selectors import HISTORY_BY_CODE, HISTORY_QUERY
+from ratings.selectors.players import HISTORY_BY_CODE, HISTORY_QUERY
 
 pytestmark = pytest.mark.django_db
 

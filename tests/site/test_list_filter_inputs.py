@@ -1,4 +1,4 @@
-"""The list page's filter inputs (ratings.list_filter_inputs) are, byte for byte, what the
+"""The list page's filter inputs (ratings.web.list_filter_inputs) are, byte for byte, what the
 template's own loop over the form's fields wrote before: in every language, for federations with
 and without grades, on generated query strings (invalid values and their errors included)."""
 
@@ -14,8 +14,8 @@ from django.utils import translation
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ratings.filters import ListFilterForm
-from ratings.list_filter_inputs import filter_inputs
+from ratings.web.filters import ListFilterForm
+from ratings.web.list_filter_inputs import filter_inputs
 
 # The template's block these inputs replace (templates/ratings/list.html before), the reference.
 TEMPLATE_FIELDS = Template(

@@ -1,4 +1,4 @@
-"""The list page's heading (ratings.list_heading) is served from the cache: what it serves is
+"""The list page's heading (ratings.web.list_heading) is served from the cache: what it serves is
 the heading's template rendered again, on the page and in every language, and every value the
 template reads is part of the cache key, so no change can be served an older heading."""
 
@@ -14,7 +14,8 @@ from django.test import RequestFactory
 from django.urls import resolve
 from django.utils import translation
 
-from ratings import list_heading, selectors
+from ratings.selectors import federations
+from ratings.web import list_heading
 from tests.site.factories import standard_world
 
 pytestmark = pytest.mark.django_db
@@ -35,7 +36,7 @@ def _request(language: str, period: str):
 
 def _fresh(period: str):
     """The list as list_or_404 gives it, read again (not from the cache)."""
-    return selectors._published_list("fed", period)
+    return federations._published_list("fed", period)
 
 
 @pytest.mark.parametrize("period", ["2026Q1", "2026Q2"])
@@ -73,7 +74,7 @@ def _read_by_template(rating_list) -> set[str]:
     context = {
         "rating_list": _Recorder(rating_list, "rating_list", seen),
         "federation": _Recorder(rating_list.federation, "federation", seen),
-        "periods": selectors.period_options(rating_list.federation, rating_list.newest_list_id),
+        "periods": federations.period_options(rating_list.federation, rating_list.newest_list_id),
     }
     render_to_string(list_heading.TEMPLATE, context, _request("en", rating_list.period.code))
     return seen

@@ -13,8 +13,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ratings import selectors
 from ratings.engines.core.rounding import half_up_int
+from ratings.selectors import common, lists
 from tests.site.factories import make_federation, make_list, make_period, make_players
 
 pytestmark = pytest.mark.django_db
@@ -273,7 +273,7 @@ def test_the_longest_filters_give_a_page_not_a_500(client, big):
 @pytest.mark.parametrize("ascending", [True, False])
 @pytest.mark.parametrize("size", [1, 5, 50])
 def test_the_fixed_keyset_query_gives_the_orm_rows(big, ascending, size):
-    """The hot path's own SQL (selectors._keyset_rows) against the ORM on the same list, from
+    """The hot path's own SQL (lists._keyset_rows) against the ORM on the same list, from
     every cursor both ways: the same rows, values (booleans as booleans) and order."""
     from ratings.models import RatingEntry, RatingList
 
@@ -285,10 +285,8 @@ def test_the_fixed_keyset_query_gives_the_orm_rows(big, ascending, size):
         if bound:
             qs = qs.filter(**{"rank__lt" if bound == "<" else "rank__gt": cursor})
         ordered = qs.order_by("rank" if ascending else "-rank")
-        expected = [
-            selectors.flat_row(r) for r in ordered.values(*selectors.ENTRY_FIELDS)[: size + 1]
-        ]
-        got = selectors._keyset_rows(rating_list.pk, bound, cursor, ascending, size)
+        expected = [common.flat_row(r) for r in ordered.values(*common.ENTRY_FIELDS)[: size + 1]]
+        got = lists._keyset_rows(rating_list.pk, bound, cursor, ascending, size)
         assert got == expected, (bound, cursor)
         # and each value of the type the ORM gives (rows come in binary on PostgreSQL)
         assert [[type(v) for v in r.values()] for r in got] == [
@@ -298,20 +296,20 @@ def test_the_fixed_keyset_query_gives_the_orm_rows(big, ascending, size):
 
 
 def test_the_fixed_by_id_query_gives_the_orm_rows(big):
-    """A filtered page's own SQL (selectors._rows_by_id) against the ORM: the same rows and
+    """A filtered page's own SQL (lists._rows_by_id) against the ORM: the same rows and
     values (booleans as booleans), in the order asked, for every entry of the list (listed or
     not), shuffled windows of it, and ids that are no entry."""
     from ratings.models import RatingEntry
 
     everything = RatingEntry.objects.filter(rating_list__federation__code="big")
-    by_orm = {r["id"]: selectors.flat_row(r) for r in everything.values(*selectors.ENTRY_FIELDS)}
+    by_orm = {r["id"]: common.flat_row(r) for r in everything.values(*common.ENTRY_FIELDS)}
     ids = list(by_orm)
     rng = random.Random(3)
     windows = [ids, ids[::-1], ids[:1], [], [10**9, *ids[:3], 10**9 + 1]]
     windows += [rng.sample(ids, k) for k in (2, 5, 17)]
     for window in windows:
         expected = [by_orm[i] for i in window if i in by_orm]
-        got = selectors._rows_by_id(window)
+        got = lists._rows_by_id(window)
         assert got == expected, window
         assert all(type(r["active"]) is bool for r in got)
 
@@ -328,8 +326,8 @@ def test_a_cached_order_does_not_build_the_filtered_queryset(big):
         return RatingEntry.objects.filter(rating_list__federation__code="big", listed=True)
 
     order_key = f"test-{uuid.uuid4()}"  # never cached before
-    first = selectors._order_of(entries, "name", order_key)
-    again = selectors._order_of(entries, "name", order_key)
+    first = lists._order_of(entries, "name", order_key)
+    again = lists._order_of(entries, "name", order_key)
     assert first == again and len(first[0]) == len(big)
     assert len(built) == 1
 
@@ -337,11 +335,11 @@ def test_a_cached_order_does_not_build_the_filtered_queryset(big):
 def test_each_flat_row_key_comes_from_its_own_field():
     """flat_row's keys against ENTRY_FIELDS, field by field (the keyset page builds the same
     rows from its SQL's columns in ENTRY_FIELDS order)."""
-    row = selectors.flat_row({field: f"<{field}>" for field in selectors.ENTRY_FIELDS})
+    row = common.flat_row({field: f"<{field}>" for field in common.ENTRY_FIELDS})
     renamed = {"fid": "player__federation_player_id", "given_name": "player__given_name"}
     renamed |= {"surname": "player__surname", "player_id": "player__id"}
     for key in ("country", "club", "grade", "active"):
         renamed[key] = f"player__{key}"
     assert row.pop("name") == "<player__surname>, <player__given_name>"
     assert row == {key: f"<{renamed.get(key, key)}>" for key in row}
-    assert len(row) == len(selectors.ENTRY_FIELDS) - 1  # all but the entry's id
+    assert len(row) == len(common.ENTRY_FIELDS) - 1  # all but the entry's id

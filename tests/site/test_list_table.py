@@ -1,4 +1,4 @@
-"""The list table's rows (ratings.tables.ListTable.body_html, one cell function per column) are
+"""The list table's rows (ratings.web.tables.ListTable.body_html, one cell function per column) are
 the rows of the cell-by-cell loop it replaced, kept below as the reference, on generated rows
 in every language and for every column layout."""
 
@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ratings.tables import ListTable, change_cell
+from ratings.web.tables import ListTable, change_cell
 
 texts = st.text(
     alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="/\x00"),

@@ -23,7 +23,7 @@ from django.template.context import BaseContext, ContextDict
 from django.test import RequestFactory
 
 from federation.cycle_free import WSGIHandler
-from ratings.filters import ListFilterForm, ListNavForm
+from ratings.web.filters import ListFilterForm, ListNavForm
 from tests.hardening.public_urls import urls_for
 from tests.hardening.url_values import world_values
 from tests.site.factories import standard_world

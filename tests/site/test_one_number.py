@@ -20,7 +20,7 @@ import pytest
 from django.urls import reverse
 
 from ratings.models import ListStatus, RatingEntry, RatingList
-from ratings.selectors import player_events
+from ratings.selectors.players import player_events
 from tests.ratings.conftest import seeded_and_rated_demo
 
 pytestmark = pytest.mark.django_db
@@ -275,7 +275,7 @@ def test_a_players_events_read_together_as_the_event_pages_subquery_does(rated_d
     rated demo (all four systems), give the same changes, shared marks and places."""
     from federation.models import Player
     from ratings.models import EventRating, ListStatus
-    from ratings.selectors import _event_changes
+    from ratings.selectors.players import _event_changes
 
     shared = 0
     players = Player.objects.filter(event_ratings__isnull=False).distinct()

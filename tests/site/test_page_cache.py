@@ -34,7 +34,7 @@ def test_second_request_is_served_from_the_cache(client, django_assert_num_queri
 
 
 def test_publishing_a_list_invalidates_cached_pages(client):
-    from ratings import services
+    from ratings.services import publication
 
     world = standard_world()
     client.get(LIST)
@@ -48,7 +48,7 @@ def test_publishing_a_list_invalidates_cached_pages(client):
         previous=world.lists[1],
         published=False,
     )
-    services.publish_list(list_id=draft.pk)
+    publication.publish_list(list_id=draft.pk)
     assert "Renamed" in client.get(LIST).content.decode()
 
 

@@ -65,7 +65,7 @@ def test_home_lists_federations_with_latest_list_and_next_due(
     assert "none published yet" in html
     from django.utils import timezone
 
-    from ratings.selectors import next_list_due
+    from ratings.selectors.federations import next_list_due
 
     due = next_list_due("iccf", timezone.localdate(), date(2026, 4, 1), None)
     assert due is not None and due.isoformat() in html
@@ -194,7 +194,7 @@ def test_player_profile(client):
 def test_player_card_games_from_his_side_with_the_opponents_rating_before(client):
     """Baker (102) lost to Adams with Black and beat Evans with White; Adams was rated from
     2000.0 and Evans from nothing (new): the card says so from Baker's side."""
-    from ratings.selectors import player_games
+    from ratings.selectors.players import player_games
 
     world = standard_world()
     baker = world.players[1]
@@ -225,7 +225,7 @@ def test_country_ranks_are_cached_per_country_and_read_back_without_a_query(
     lacks is kept as empty."""
     from django.core.cache import cache
 
-    from ratings.selectors import country_rank, current_entry
+    from ratings.selectors.players import country_rank, current_entry
 
     world = standard_world()
     evans = world.players[4]  # DE, 4th overall, two compatriots above him
@@ -408,7 +408,7 @@ def test_pages_send_no_inline_script(client):
 
 
 def test_next_list_due_follows_the_calendar():
-    from ratings.selectors import next_list_due
+    from ratings.selectors.federations import next_list_due
 
     # ICCF: the list valid from 1 Jan 2027 is published about 15 Dec 2026.
     assert next_list_due("iccf", date(2026, 11, 21), date(2026, 10, 1), None) == date(2026, 12, 15)

@@ -27,7 +27,7 @@ from django.test import Client
 
 from federation.models import Player
 from federation.prepared import server_binding_cursor
-from ratings.column_read import read_columns
+from ratings.persistence.column_read import read_columns
 from tests.site.factories import make_federation, make_list, make_period
 
 pytestmark = pytest.mark.django_db

@@ -1,5 +1,5 @@
 """The player page's tables and current-rating section rendered in Python
-(ratings.player_tables) give the same bytes as the template parts they replaced, kept below as
+(ratings.web.player_tables) give the same bytes as the template parts they replaced, kept below as
 the reference, on generated rows and players (odd texts, missing values, every flag) in every
 language of the site."""
 
@@ -17,8 +17,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from federation.models import Player
-from ratings import player_tables, systems
-from ratings.selectors import EventChange, HistoryPoint, PlayerGame
+from ratings import systems
+from ratings.selectors.players import EventChange, HistoryPoint, PlayerGame
+from ratings.web import player_tables
 
 REFERENCE = {
     "history": """{% load i18n ratings_extras %}{% for h in profile.history reversed %}

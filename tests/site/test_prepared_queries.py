@@ -9,11 +9,11 @@ from django.db import DatabaseError, transaction
 from django.db.models import Q
 from django.http import Http404
 
-import ratings.selectors  # noqa: F401  (defines the site's prepared queries)
+import ratings.selectors.players  # noqa: F401  (defines the site's prepared queries)
 from federation.models import Player
 from federation.prepared import PreparedValues, marker_text, rows_together
 from ratings.models import EventRating
-from ratings.selectors import player_events, player_games, player_history, player_page
+from ratings.selectors.players import player_events, player_games, player_history, player_page
 from tests.ratings.conftest import seeded_and_rated_demo
 from tests.typed_rows import typed_rows
 from tournaments.models import Event, Game
@@ -79,7 +79,7 @@ def test_a_marker_lost_in_the_compiled_statement_is_refused():
 
 
 def test_a_call_must_give_exactly_the_parameters():
-    from ratings.selectors import PLAYER_QUERY
+    from ratings.selectors.players import PLAYER_QUERY
 
     with pytest.raises(TypeError, match="takes"):
         PLAYER_QUERY.rows(player_id="1")

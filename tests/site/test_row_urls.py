@@ -1,4 +1,4 @@
-"""RowUrl (ratings.row_urls) gives what reverse() gives, for every value reverse() accepts, in
+"""RowUrl (ratings.web.row_urls) gives what reverse() gives, for every value reverse() accepts, in
 every language prefix, and defers to reverse() (its error included) for the rest."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from django.utils import translation
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ratings.row_urls import RowUrl
+from ratings.web.row_urls import RowUrl
 
 texts = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=12)
 CASES = [

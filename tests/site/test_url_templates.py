@@ -111,7 +111,7 @@ def test_wrong_shapes_fail_as_reverse_fails(name, params):
 
 def test_unknown_names_and_callables_go_to_reverse():
     assert _outcome(reverse_fast, "ratings:nosuchview") is NoReverseMatch
-    from ratings import views
+    from ratings.web import views
 
     for view in (views.home, views.search, views.whatif_index):
         assert _outcome(reverse_fast, view) == _outcome(reverse, view)
@@ -129,7 +129,7 @@ def test_a_script_prefix_is_kept():
 
 
 # A URLconf of this module's own for the test below: the site's pages under another path.
-urlpatterns = [path("elsewhere/", include("ratings.urls"))]
+urlpatterns = [path("elsewhere/", include("ratings.web.urls"))]
 
 
 def test_a_changed_urlconf_gets_its_own_templates():

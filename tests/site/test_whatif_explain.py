@@ -146,17 +146,17 @@ def test_whatif_index_lists_calculators(client):
 
 
 def _run_and_publish(federation, code):
-    from ratings import services
+    from ratings.services import publication, runs
 
-    run = services.run_now(federation=federation, period_code=code)
+    run = runs.run_now(federation=federation, period_code=code)
     assert run.status == "succeeded", run.error
-    services.publish_list(list_id=run.rating_list.pk)
+    publication.publish_list(list_id=run.rating_list.pk)
     return run
 
 
 @pytest.fixture
 def iccf_run():
-    from ratings.services import import_list
+    from ratings.services.publication import import_list
 
     fed = make_federation("icc", "iccf")
     players = make_players(fed, [(str(100 + i), f"P{i}", "DE", "") for i in range(6)])
@@ -283,7 +283,7 @@ def test_explain_egf_event(client):
         Game.objects.create(
             event=event, round=i + 1, white=players[w], black=players[b], result=r, handicap=h
         )
-    from ratings.periods import period_for
+    from ratings.calendars import period_for
 
     code = period_for("egf", date(2026, 3, 15)).code
     run = _run_and_publish(fed, code)
@@ -365,8 +365,8 @@ def test_whatif_egf_needs_rating_or_grade(client):
 def test_explain_wfcc_tournament(client):
     from decimal import Decimal
 
-    from ratings.periods import wfcc_period_for_tournament
-    from ratings.services import import_list
+    from ratings.calendars import wfcc_period_for_tournament
+    from ratings.services.publication import import_list
     from tournaments.models import Problem, SolverScore
 
     fed = make_federation("wf", "wfcc")

@@ -228,7 +228,7 @@ def test_a_runs_split_keeps_the_windows_order_and_reads_each_event_once(egf):
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from ratings.runners.common import split_events
+    from ratings.systems.common import split_events
 
     fed, _people = egf
     statuses = [EventStatus.ACCEPTED, EventStatus.DRAFT, EventStatus.RATED, EventStatus.REJECTED]

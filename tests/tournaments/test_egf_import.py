@@ -189,7 +189,7 @@ def test_a_complete_time_control_gets_the_rules_verdict(egf):
 
 
 def test_a_tournament_in_a_published_period_warns_that_a_rerate_is_needed(egf):
-    from ratings.services import import_list
+    from ratings.services.publication import import_list
     from tournaments.importers.egf import preview_import
 
     import_list(federation=egf, period_code="2024-03", entries=[])

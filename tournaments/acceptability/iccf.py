@@ -1,6 +1,6 @@
 """ICCF correspondence chess: reflection time and webserver (rule 1.3), reporting deadline (3, 4).
 
-RULES.md §6.1 and §5. The quarterly calendar is ``ratings.periods`` (pure), so the acceptability
+RULES.md §6.1 and §5. The quarterly calendar is ``ratings.calendars`` (pure), so the acceptability
 report and the rating run place every result in the same list.
 
 Reporting windows (§5): a result finished Sep-Nov belongs to the list valid from 1 Jan, Dec-Feb to
@@ -17,7 +17,7 @@ from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
 
-from ratings import periods
+from ratings import calendars
 from ratings.engines.core.errors import EngineInputError
 from tournaments.acceptability.types import RuleResult, Status, result
 
@@ -116,7 +116,7 @@ def webserver_rule(transmission: str, administered_on_webserver: bool | None) ->
 
 def list_for_report(reported_on: date) -> date:
     """Validity start of the list a result finished and reported on ``reported_on`` goes into."""
-    return periods.period_for("iccf", reported_on).valid_from
+    return calendars.period_for("iccf", reported_on).valid_from
 
 
 def reporting_deadline(list_valid_from: date) -> date:
@@ -124,7 +124,7 @@ def reporting_deadline(list_valid_from: date) -> date:
     if list_valid_from.day != 1 or list_valid_from.month not in (1, 4, 7, 10):
         raise EngineInputError("list_valid_from", f"{list_valid_from} is not a quarter start")
     code = f"{list_valid_from.year}Q{(list_valid_from.month - 1) // 3 + 1}"
-    return periods.period_by_code("iccf", code).report_deadline
+    return calendars.period_by_code("iccf", code).report_deadline
 
 
 @dataclass(frozen=True)
@@ -140,8 +140,8 @@ def place_result(finished_on: date, reported_on: date) -> Placement:
     """Which list a result finished on one day and reported on another falls into."""
     if reported_on < finished_on:
         raise EngineInputError("reported_on", f"{reported_on} is before the finish {finished_on}")
-    due = periods.period_for("iccf", finished_on)
-    placed = periods.iccf_period_for_report(reported_on, finished_on=finished_on)
+    due = calendars.period_for("iccf", finished_on)
+    placed = calendars.iccf_period_for_report(reported_on, finished_on=finished_on)
     actual = placed.period.valid_from
     if not placed.late:
         msg = f"reported on {reported_on}: in the list valid from {actual}"

@@ -21,8 +21,8 @@ from federation.countries import iso_country
 from federation.models import Federation, Player
 from federation.names import fold, same_person_key
 from federation.url_values import url_value_problem
+from ratings.calendars import FIRST_YEAR, LAST_YEAR
 from ratings.engines.core.errors import EngineInputError
-from ratings.periods import FIRST_YEAR, LAST_YEAR
 from tournaments.acceptability import egf as egf_rules
 from tournaments.formats import egf as egf_format
 from tournaments.formats.egf_time import TableTimeControl, read_time_control

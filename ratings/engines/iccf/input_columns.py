@@ -168,7 +168,7 @@ class InputColumns:
 
 # Games formatted per step: a run stores its input while its event ratings' COPY goes on in a
 # second thread, which one formatting call over a period's 200,000 games would keep waiting for
-# the GIL (ratings.persistence.event_ratings_written_alongside).
+# the GIL (ratings.persistence.writers.event_ratings_written_alongside).
 PIECE_ROWS = 16_384
 
 # a game's text for each combination of start ratings given (White's, Black's), keys sorted

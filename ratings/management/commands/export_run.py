@@ -3,7 +3,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from ratings.models import RatingRun
-from ratings.run_files import files_of
+from ratings.selectors.run_files import files_of
 
 
 class Command(BaseCommand):

@@ -5,7 +5,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from federation.models import Federation
-from ratings.list_import import FORMATS, ListImportRefused, import_player_list
+from ratings.services.imports import FORMATS, ListImportRefused, import_player_list
 
 
 class Command(BaseCommand):

@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from ratings import services
+from ratings.services import publication, runs
 
 
 class Command(BaseCommand):
@@ -11,8 +11,8 @@ class Command(BaseCommand):
 
     def handle(self, *args, list_id, **options):
         try:
-            rating_list = services.publish_list(list_id=list_id)
-        except services.RunError as error:
+            rating_list = publication.publish_list(list_id=list_id)
+        except runs.RunError as error:
             raise CommandError(str(error)) from None
         self.stdout.write(
             self.style.SUCCESS(

@@ -2,9 +2,10 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
 from federation.models import Federation
-from ratings import services, systems
+from ratings import systems
 from ratings.engines.core.errors import EngineInputError
 from ratings.models import RunStatus
+from ratings.services import runs
 
 
 class Command(BaseCommand):
@@ -20,19 +21,19 @@ class Command(BaseCommand):
             raise CommandError(f"no federation with code {federation!r}")
         if period is None:
             due = systems.of(fed).calendar.due_periods(
-                services.last_rated_code(fed),
+                runs.last_rated_code(fed),
                 timezone.localdate(),
-                params=services.calendar_of(fed),
+                params=runs.calendar_of(fed),
             )
             if not due:
                 self.stdout.write(f"{fed.code}: nothing is due.")
                 return
             period = due[0].code
         try:
-            run = services.run_now(federation=fed, period_code=period)
+            run = runs.run_now(federation=fed, period_code=period)
         except EngineInputError as error:
             raise CommandError(f"period {period!r}: {error.what}") from None
-        except services.RunError as error:
+        except runs.RunError as error:
             raise CommandError(str(error)) from None
         if run.status != RunStatus.SUCCEEDED:
             raise CommandError(f"run {run.pk} {run.status}: {run.error}")

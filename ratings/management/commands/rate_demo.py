@@ -2,8 +2,9 @@ from django.utils import timezone
 
 from federation.management.demo_command import DemoCommand
 from federation.models import Federation
-from ratings import periods, services, systems
+from ratings import calendars, systems
 from ratings.models import ListStatus, RatingList, RunStatus
+from ratings.services import publication, runs
 from tournaments.models import Event
 
 
@@ -16,7 +17,7 @@ class Command(DemoCommand):
             first_event = Event.objects.filter(federation=federation).order_by("start").first()
             if first_event is None:
                 continue
-            calendar = services.calendar_of(federation)
+            calendar = runs.calendar_of(federation)
             period = systems.of(federation).calendar.period_for(first_event.start, params=calendar)
             published = 0
             while period.due_on <= today:
@@ -24,11 +25,11 @@ class Command(DemoCommand):
                     federation=federation, period__code=period.code, status=ListStatus.PUBLISHED
                 ).exists()
                 if not done:
-                    run = services.run_now(federation=federation, period_code=period.code)
+                    run = runs.run_now(federation=federation, period_code=period.code)
                     if run.status != RunStatus.SUCCEEDED:
                         self.stderr.write(f"{federation.code} {period.code}: {run.error}")
                         break
-                    services.publish_list(list_id=run.rating_list.pk)
+                    publication.publish_list(list_id=run.rating_list.pk)
                     published += 1
-                period = periods.next_period(period, params=calendar)
+                period = calendars.next_period(period, params=calendar)
             self.stdout.write(f"{federation.code}: {published} list(s) rated and published")

@@ -3,7 +3,7 @@ import sys
 from django.core.management.base import BaseCommand, CommandError
 
 from ratings.models import RatingRun
-from ratings.replay import NothingToReplay, replay
+from ratings.services.replay import NothingToReplay, replay
 
 
 class Command(BaseCommand):

@@ -1,8 +1,8 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from federation.models import Federation
-from ratings import services
-from ratings.corrections import chain_review
+from ratings.selectors.corrections import chain_review
+from ratings.services import publication
 
 
 class Command(BaseCommand):
@@ -23,8 +23,8 @@ class Command(BaseCommand):
         if fed is None:
             raise CommandError(f"no federation with code {federation!r}")
         try:
-            runs = services.rerate_from(federation=fed, period_code=period)
-        except services.RunError as error:
+            runs = publication.rerate_from(federation=fed, period_code=period)
+        except runs.RunError as error:
             raise CommandError(str(error)) from None
         head = runs[0].pk
         for revised in chain_review(head):
@@ -42,8 +42,8 @@ class Command(BaseCommand):
             )
             return
         try:
-            published = services.publish_chain(head_run_id=head)
-        except services.RunError as error:
+            published = publication.publish_chain(head_run_id=head)
+        except runs.RunError as error:
             raise CommandError(str(error)) from None
         self.stdout.write(
             self.style.SUCCESS(
