@@ -131,13 +131,13 @@ class RatingPeriodAdmin(AuditedAdmin):
             )
             return None
         try:
-            runs = publication.rerate_from(
+            chain = publication.rerate_from(
                 federation=period.federation, period_code=period.code, by=request.user
             )
         except runs.RunError as error:
             self.message_user(request, str(error), messages.ERROR)
             return None
-        return HttpResponseRedirect(reverse("admin:ratings_ratingrun_chain", args=[runs[0].pk]))
+        return HttpResponseRedirect(reverse("admin:ratings_ratingrun_chain", args=[chain[0].pk]))
 
 
 @admin.register(RatingRun)

@@ -111,13 +111,13 @@ def test_a_chain_reads_its_own_drafts_so_every_list_publishes(demo, system):
     rated = published.exclude(run__engine="import").order_by("period__valid_from")
     _edit_the_first_rated_period(federation, rated)
     first = rated.first().period.code
-    runs = publication.rerate_from(federation=federation, period_code=first)
-    assert [r.period.code for r in runs] == [rl.period.code for rl in rated]
-    review = chain_review(runs[0].pk)
-    assert [p.code for p in review] == [r.period.code for r in runs]
+    chain = publication.rerate_from(federation=federation, period_code=first)
+    assert [r.period.code for r in chain] == [rl.period.code for rl in rated]
+    review = chain_review(chain[0].pk)
+    assert [p.code for p in review] == [r.period.code for r in chain]
     assert review[0].rows and review[-1].rows  # the change runs through to the newest list
-    lists = publication.publish_chain(head_run_id=runs[0].pk)
-    assert [rl.status for rl in lists] == [ListStatus.PUBLISHED] * len(runs)
+    lists = publication.publish_chain(head_run_id=chain[0].pk)
+    assert [rl.status for rl in lists] == [ListStatus.PUBLISHED] * len(chain)
 
 
 def test_a_chain_published_together_refreshes_the_live_ratings_once(
@@ -130,9 +130,9 @@ def test_a_chain_published_together_refreshes_the_live_ratings_once(
     egf = Federation.objects.get(system="egf")
     codes = sorted(_published(egf))
     _flip_a_result(egf, codes[-3])
-    runs = publication.rerate_from(federation=egf, period_code=codes[-3])
+    chain = publication.rerate_from(federation=egf, period_code=codes[-3])
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
-        lists = publication.publish_chain(head_run_id=runs[0].pk)
+        lists = publication.publish_chain(head_run_id=chain[0].pk)
     assert len(lists) == 3
     assert len([c for c in callbacks if isinstance(c, live_triggers._Refresh)]) == 3
     assert sent == [egf.pk]
@@ -142,8 +142,8 @@ def test_the_review_shows_original_beside_revised(demo):
     egf = Federation.objects.get(system="egf")
     codes = sorted(_published(egf))
     game = _flip_a_result(egf, codes[-3])
-    runs = publication.rerate_from(federation=egf, period_code=codes[-3])
-    review = chain_review(runs[0].pk)
+    chain = publication.rerate_from(federation=egf, period_code=codes[-3])
+    review = chain_review(chain[0].pk)
     assert [p.code for p in review] == codes[-3:]
     rows = {row.player_id: row for row in review[0].rows}
     assert game.white_id in rows and rows[game.white_id].original != rows[game.white_id].revised
@@ -154,13 +154,13 @@ def test_the_review_shows_original_beside_revised(demo):
 def test_a_failed_publication_publishes_nothing_of_the_chain(demo):
     egf = Federation.objects.get(system="egf")
     codes = sorted(_published(egf))
-    runs = publication.rerate_from(federation=egf, period_code=codes[-2])
+    chain = publication.rerate_from(federation=egf, period_code=codes[-2])
     _flip_a_result(egf, codes[-1])  # makes the last draft stale
     before = _published(egf)
     with pytest.raises(runs.RunError, match="no longer matches"):
-        publication.publish_chain(head_run_id=runs[0].pk)
+        publication.publish_chain(head_run_id=chain[0].pk)
     assert _published(egf) == before
-    assert {rl.status for rl in RatingList.objects.filter(run__in=runs)} == {ListStatus.DRAFT}
+    assert {rl.status for rl in RatingList.objects.filter(run__in=chain)} == {ListStatus.DRAFT}
 
 
 def test_a_correction_of_an_earlier_period_alone_marks_the_later_ones(demo):
