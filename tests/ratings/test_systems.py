@@ -20,15 +20,7 @@ ENUM_MEMBERS = frozenset(RatingSystem.names)  # RatingSystem.EGF is the same nam
 
 # Where a system's name may key behaviour, and why.
 ALLOWED = {
-    "ratings/systems/__init__.py": "the registry itself",
-    "ratings/systems/egf": "the EGF package",
-    "ratings/systems/iccf": "the ICCF package",
-    "ratings/systems/playchess": "the PlayChess package",
-    "ratings/systems/wfcc": "the WFCC package",
     "ratings/engines": "the pure engines: the command line's own list of systems",
-    "tournaments/acceptability": "the pure rule checks, below ratings: their own dispatch table",
-    "tournaments/selectors.py": "the acceptability facts read per system (tournaments is below "
-    "ratings and cannot read its registry; README, architecture)",
     "tournaments/system_fields.py": "the event fields of each system (tournaments' own table, "
     "below the registry)",
     "tournaments/importers": "the results importers: an EGF table is an EGF format",

@@ -231,3 +231,9 @@ def check(f: IccfEventFacts, today: date) -> list[RuleResult]:
         webserver_rule(f.transmission, f.administered_on_webserver),
         reporting_rule(f.games),
     ]
+
+
+# What the dispatch (tournaments.acceptability) reads. ICCF's webserver confirmation is the
+# ``administered_on_webserver`` flag, not an attestation.
+FACTS_TYPE = IccfEventFacts
+ATTESTATIONS: dict[str, str] = {}
