@@ -42,6 +42,10 @@ if set(PACKAGES) != set(_BY_CODE) or set(_BY_CODE) != set(ENGINE_SYSTEMS):
     )
 
 
+class ImproperlyConfiguredSystems(RuntimeError):
+    """The registry and the database's choices disagree."""
+
+
 @functools.cache
 def _checked_against_the_database() -> None:
     """The database's choices name the same systems (read on first use: models need Django)."""
@@ -52,10 +56,6 @@ def _checked_against_the_database() -> None:
             f"federation.models.RatingSystem {sorted(RatingSystem.values)} must name the "
             f"systems' packages {sorted(_BY_CODE)}"
         )
-
-
-class ImproperlyConfiguredSystems(RuntimeError):
-    """The registry and the database's choices disagree."""
 
 
 def get(code: str) -> System:
