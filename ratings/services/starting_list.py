@@ -12,6 +12,7 @@ from federation.models import Federation
 from ratings import calendars
 from ratings.engines.core.grades import normalise_grade
 from ratings.models import ListStatus, RatingList
+from ratings.systems.egf import calendar as egf_calendar
 from tournaments.formats import egd_list
 from tournaments.formats.player_lists import ListRow
 
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
 # Asked 44,000 times with a few thousand distinct values.
 _grade = functools.lru_cache(maxsize=256)(normalise_grade)
 _last_date = functools.lru_cache(maxsize=65536)(egd_list.last_appearance_date)
-_active = functools.lru_cache(maxsize=65536)(calendars.egf_is_active)
+_active = functools.lru_cache(maxsize=65536)(egf_calendar.is_active)
 
 
 def _period_code(federation: Federation, valid_from: date) -> str | None:

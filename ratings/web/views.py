@@ -22,13 +22,6 @@ from ratings.selectors.run_files import files_of, json_download
 from ratings.services.live import live_rating
 from ratings.web import csv_copy, exports, list_heading, native_download, player_tables
 from ratings.web.charts import ChartPoint, rating_chart
-from ratings.web.crosstable import (
-    egd_table,
-    event_layout,
-    game_lists,
-    solving_sheet,
-    square_crosstable,
-)
 from ratings.web.filters import (
     LIST_PARAMS,
     ListNavForm,
@@ -164,7 +157,7 @@ def _page_url(path: str, base: dict, page: lists.ListPage, *, forward: bool) -> 
 
 @require_GET
 def list_native_export(request, federation: str, period: str):
-    """The whole list in its federation's own format (ratings.systems.native_exports)."""
+    """The whole list in its federation's own format (the system's ``exports.py``)."""
     rating_list = federations.list_or_404(federation, period)
     fed = rating_list.federation
     native = systems.of(fed).native_export
@@ -319,18 +312,9 @@ def event(request, federation: str, code: str):
         "page": page,
         "acceptability": _acceptability(ev),
     }
-    layout = event_layout(ev.kind, systems.of(ev.federation).event_table)
-    context["layout"] = layout
-    if layout == "solving":
-        problems, rounds, lines = solving_sheet(page.problems, page.scores, by_id, page.changes)
-        context.update(problems=problems, rounds=rounds, solving=lines)
-    elif layout == "egd":
-        rounds, lines, from_file = egd_table(page.games, by_id, page.placements, page.changes)
-        context.update(rounds=rounds, egd=lines, order_from_file=from_file)
-    elif layout == "square":
-        context["square"] = square_crosstable(page.games, by_id, page.boards, page.changes)
-    else:
-        context["game_lists"] = game_lists(page.games, by_id, page.changes)
+    table = systems.of(ev.federation).event_table
+    table_context = table.build(page, by_id)
+    context.update(table_context, event_table=table, event_table_lines=table_context["lines"])
     return render(request, "ratings/event.html", context)
 
 

@@ -12,11 +12,11 @@ from datetime import date
 import pytest
 
 from federation.models import Player
-from ratings.calendars import egf_is_active
 from ratings.engines import egf, wfcc
 from ratings.engines.core import grades, months
 from ratings.engines.core.errors import EngineInputError
-from ratings.web.whatif import EgfForm
+from ratings.systems.egf.calendar import is_active as egf_is_active
+from ratings.systems.egf.whatif import EgfForm
 from tests.acceptability.wfcc_factory import passing_event
 from tournaments.acceptability import wfcc as wfcc_rules
 from tournaments.formats import egf as h9

@@ -673,3 +673,13 @@ def check(f: WfccEventFacts, today: date) -> list[RuleResult]:
         n2_strong_participants(f),
         n3_single_location(f),
     ]
+
+
+# What the dispatch (tournaments.acceptability) reads: the facts this module's rules take, and
+# what an official can attest (key -> what he confirms; a missing key gives NEEDS_ATTESTATION).
+FACTS_TYPE = WfccEventFacts
+ATTESTATIONS: dict[str, str] = {
+    ATTEST_R3Q: "problems show a clear theme, good quality and difficulty, different styles",
+    ATTEST_R12: "the tournament director keeps the solving sheets for at least 4 weeks",
+    ATTEST_KT: "the representative confirmed the tournament category and KT",
+}
