@@ -13,6 +13,11 @@ Like Django's password hashers, each member carries its own behaviour. A system 
 - ``event_table.py``: ``EVENT_TABLE``, the event page's table (pure; ``ratings.web.crosstable``
   holds the helpers they share).
 
+A system may also have (``OPTIONAL_MODULES``; without one its member answers None):
+
+- ``starting_list.py``: ``STARTING_LIST``, its own world list (EGF: the EGD's) as a federation's
+  first published list.
+
 The member reads these modules by their names when asked, so importing a system (or the pure
 calendar of one, as ``ratings.calendars`` and the acceptability rules do) loads neither Django nor
 the other modules. ``tests/ratings/systems/test_registry.py`` holds every package to this shape.
@@ -21,8 +26,10 @@ the other modules. ``tests/ratings/systems/test_registry.py`` holds every packag
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from datetime import date
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
@@ -30,6 +37,7 @@ if TYPE_CHECKING:
     from ratings.calendars import Calendar
     from ratings.models import RatingList
     from ratings.web.whatif import Calculator
+    from tournaments.formats.player_lists import ListRow
 
 # The modules of a system's package, and what each must define (None: the module itself is used).
 MODULES: dict[str, str | None] = {
@@ -39,6 +47,10 @@ MODULES: dict[str, str | None] = {
     "whatif": "CALCULATOR",
     "exports": "NATIVE_FORMAT",
     "event_table": "EVENT_TABLE",
+}
+# The modules a system may do without, and what each must define.
+OPTIONAL_MODULES: dict[str, str] = {
+    "starting_list": "STARTING_LIST",
 }
 
 
@@ -64,6 +76,17 @@ class EventTable:
 
 
 @dataclass(frozen=True)
+class StartingList:
+    """A system's own world list read as a federation's first published list: each row carries the
+    runner's state on, so the first run continues from it. Any other list (a CSV's ratings) gives
+    only the rating and the games played."""
+
+    list_format: str  # the player-list format of that world list (ratings.services.imports)
+    # (row, the date the list is valid from) -> the entry's extra fields: ``state``, ``listed``
+    entry: Callable[[ListRow, date], dict]
+
+
+@dataclass(frozen=True)
 class System:
     """One rating system. The flags are data; the behaviour lives in the system's package."""
 
@@ -85,8 +108,9 @@ class System:
 
     def module(self, name: str) -> ModuleType:
         """One module of the system's package (``MODULES``), imported on first use."""
-        if name not in MODULES:
-            raise LookupError(f"a system has no module {name!r}; one of {sorted(MODULES)}")
+        if name not in MODULES and name not in OPTIONAL_MODULES:
+            known = sorted([*MODULES, *OPTIONAL_MODULES])
+            raise LookupError(f"a system has no module {name!r}; one of {known}")
         return importlib.import_module(f"{self.package}.{name}")
 
     @property
@@ -117,6 +141,13 @@ class System:
     @property
     def event_table(self) -> EventTable:
         return self.module("event_table").EVENT_TABLE
+
+    @property
+    def starting_list(self) -> StartingList | None:
+        """The system's own world list as a starting list; None when it has none."""
+        if importlib.util.find_spec(f"{self.package}.starting_list") is None:
+            return None
+        return self.module("starting_list").STARTING_LIST
 
     @property
     def title(self) -> str:

@@ -21,8 +21,6 @@ ENUM_MEMBERS = frozenset(RatingSystem.names)  # RatingSystem.EGF is the same nam
 # Where a system's name may key behaviour, and why.
 ALLOWED = {
     "ratings/engines": "the pure engines: the command line's own list of systems",
-    "tournaments/system_fields.py": "the event fields of each system (tournaments' own table, "
-    "below the registry)",
     "tournaments/importers": "the results importers: an EGF table is an EGF format",
     "tournaments/management/commands/import_results.py": "picks the EGF table importer",
     "federation/demo": "demo data: federation codes that happen to be the systems' names",

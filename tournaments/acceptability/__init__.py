@@ -29,7 +29,7 @@ from tournaments.acceptability.types import (
 
 
 def rules_of(system: str) -> ModuleType:
-    """The rules module of ``system``: ``tournaments/acceptability/<code>.py``."""
+    """The rules module of ``system``: ``tournaments/acceptability/<code>.py`` (or a package)."""
     if system not in SYSTEMS:
         raise EngineInputError("system", f"unknown rating system {system!r}")
     return importlib.import_module(f"{__name__}.{system}")

@@ -11,7 +11,15 @@ import pytest
 from federation.models import RatingSystem
 from ratings import calendars, systems
 from ratings.engines import SYSTEMS as ENGINE_SYSTEMS
-from ratings.systems.base import MODULES, EventTable, NativeFormat, System
+from ratings.services.imports import FORMATS as LIST_FORMATS
+from ratings.systems.base import (
+    MODULES,
+    OPTIONAL_MODULES,
+    EventTable,
+    NativeFormat,
+    StartingList,
+    System,
+)
 from ratings.web.whatif import Calculator
 
 SYSTEMS_DIR = Path(systems.__file__).parent
@@ -48,6 +56,25 @@ def test_every_package_has_the_same_modules_and_what_they_define(code):
     assert isinstance(system.event_table, EventTable)
     assert system.event_table.template.startswith("ratings/event_tables/")
     assert (SYSTEMS_DIR.parents[1] / "templates" / system.event_table.template).is_file()
+
+
+@pytest.mark.parametrize("code", sorted(ENGINE_SYSTEMS))
+def test_an_optional_module_defines_its_member_or_the_system_answers_none(code):
+    for name, attribute in OPTIONAL_MODULES.items():
+        if (SYSTEMS_DIR / code / f"{name}.py").is_file():
+            module = importlib.import_module(f"ratings.systems.{code}.{name}")
+            assert hasattr(module, attribute), f"ratings.systems.{code}.{name} has no {attribute}"
+    starting_list = systems.get(code).starting_list
+    if (SYSTEMS_DIR / code / "starting_list.py").is_file():
+        assert isinstance(starting_list, StartingList)
+        assert starting_list.list_format in LIST_FORMATS and callable(starting_list.entry)
+    else:
+        assert starting_list is None
+
+
+def test_the_egd_world_list_is_egfs_starting_list():
+    assert systems.get("egf").starting_list.list_format == "egd"
+    assert [s.code for s in systems.ALL if s.starting_list is not None] == ["egf"]
 
 
 def test_a_module_a_system_does_not_have_is_refused():
