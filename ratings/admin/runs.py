@@ -18,7 +18,7 @@ from federation.permissions import is_rating_officer, visible_federations
 from ratings.admin.list_import import ListImportMixin
 from ratings.models import ACTIVE_RUN_STATUSES, ListStatus, RatingList, RatingPeriod, RatingRun
 from ratings.selectors.corrections import chain_review
-from ratings.selectors.list_diffs import list_diff
+from ratings.selectors.diffs import draft_diff
 from ratings.selectors.run_files import files_of, json_download
 from ratings.selectors.runs import open_periods
 from ratings.services import publication, runs
@@ -341,7 +341,7 @@ class RatingListAdmin(ListImportMixin, AuditedAdmin):
         rating_list = self.get_object(request, object_id)
         extra_context = {
             **(extra_context or {}),
-            "diff": list_diff(rating_list),
+            "diff": draft_diff(rating_list),
             "can_publish": rating_list.status == ListStatus.DRAFT
             and is_rating_officer(request.user, rating_list.federation_id),
         }

@@ -1,4 +1,5 @@
-"""The difference between a published list and the one before it (the diff page)."""
+"""The difference between a list and the one before it: the public diff page of two published
+lists (cached: both are immutable), and a draft's review in the admin."""
 
 from __future__ import annotations
 
@@ -13,8 +14,6 @@ from ratings.models import (
 )
 from ratings.selectors.common import ENTRY_FIELDS, flat_row
 from ratings.web.page_cache import IMMUTABLE_SECONDS
-
-# List diff
 
 
 @dataclass(frozen=True)
@@ -73,4 +72,75 @@ def _list_diff(current: RatingList, previous: RatingList, limit: int) -> ListDif
         ],
         new_count=new_q.count(),
         dropped_count=dropped_q.count(),
+    )
+
+
+@dataclass(frozen=True)
+class DraftDiffRow:
+    player_id: int
+    name: str
+    federation_player_id: str
+    before: int | None
+    after: int | None
+
+    @property
+    def change(self) -> int | None:
+        if self.before is None or self.after is None:
+            return None
+        return self.after - self.before
+
+
+@dataclass(frozen=True)
+class DraftDiff:
+    new: list[DraftDiffRow]
+    dropped: list[DraftDiffRow]
+    changed: list[DraftDiffRow]  # largest absolute move first
+    new_count: int
+    dropped_count: int
+    changed_count: int
+
+
+def _rows(rating_list: RatingList | None) -> dict[int, tuple[int, str, str]]:
+    if rating_list is None:
+        return {}
+    return {
+        pid: (rating, f"{surname}, {given}".strip(", "), fid)
+        for pid, rating, surname, given, fid in rating_list.entries.filter(listed=True).values_list(
+            "player_id",
+            "published_rating",
+            "player__surname",
+            "player__given_name",
+            "player__federation_player_id",
+        )
+    }
+
+
+def draft_diff(
+    rating_list: RatingList, previous: RatingList | None = None, limit: int = 50
+) -> DraftDiff:
+    """A draft against the list before it, for the officer's review (drafts are not cached:
+    they can still be discarded). Two queries whatever the list's length; rows beyond ``limit``
+    are only counted."""
+    previous = previous if previous is not None else rating_list.previous
+    now, before = _rows(rating_list), _rows(previous)
+    new = [
+        DraftDiffRow(pid, name, fid, None, rating)
+        for pid, (rating, name, fid) in now.items()
+        if pid not in before
+    ]
+    dropped = [
+        DraftDiffRow(pid, name, fid, rating, None)
+        for pid, (rating, name, fid) in before.items()
+        if pid not in now
+    ]
+    changed = [
+        DraftDiffRow(pid, now[pid][1], now[pid][2], before[pid][0], now[pid][0])
+        for pid in now.keys() & before.keys()
+        if now[pid][0] != before[pid][0]
+    ]
+    new.sort(key=lambda r: (-r.after, r.name))
+    dropped.sort(key=lambda r: (-r.before, r.name))
+    changed.sort(key=lambda r: (-abs(r.change), r.name))
+    return DraftDiff(
+        new[:limit], dropped[:limit], changed[:limit], len(new), len(dropped), len(changed)
     )
