@@ -1,18 +1,16 @@
 """Every statement the public pages prepare on PostgreSQL is planned once, not on each request.
 
 psycopg prepares a statement the pages send with their values apart (federation.prepared).
-Left to choose (plan_cache_mode auto), PostgreSQL plans its first five runs for their values,
-then keeps its generic plan only if that costs no more than those did; when it costs more, every
-request pays the planner again. That was the list pages' keyset statement: its LIMIT was a
-parameter, so the generic plan joined every player (ratings.selectors._KEYSET_SQL).
+Left to choose (plan_cache_mode auto, the server's default), PostgreSQL plans its first five
+runs for their values, then keeps its generic plan only if that costs no more than those did;
+when it costs more, every request pays the planner again. That was the list pages' keyset
+statement: its LIMIT was a parameter, so the generic plan joined every player
+(ratings.selectors._KEYSET_SQL).
 
-The site's connections skip that choice (plan_cache_mode force_generic_plan, federation.env),
-which is sound only while PostgreSQL, left to choose, would settle on the generic plan of every
-one of them. So the first test lets it choose: the pages are requested again and again with
-varying values (lists, deep pages, the API, player pages), then the connection's prepared
-statements are read back from pg_prepared_statements: each one run often enough must have run
-on its generic plan. The second checks the site's own setting: planned generically from the
-first request on; the third that a run's one-off statements are not prepared at all.
+So the first test lets it choose: the pages are requested again and again with varying values
+(lists, deep pages, the API, player pages), then the connection's prepared statements are read
+back from pg_prepared_statements: each one run often enough must have run on its generic plan.
+The second checks that a run's one-off statements are not prepared at all.
 """
 
 from __future__ import annotations
@@ -120,7 +118,7 @@ def _plan_cache_mode(mode: str):
         yield
     finally:
         with connection.cursor() as cursor:
-            cursor.execute("RESET plan_cache_mode")  # the connection's own (federation.env)
+            cursor.execute("RESET plan_cache_mode")  # the connection's own
 
 
 def test_every_prepared_statement_of_the_public_pages_runs_on_its_generic_plan_by_choice(
@@ -138,20 +136,6 @@ def test_every_prepared_statement_of_the_public_pages_runs_on_its_generic_plan_b
         if generic == 0
     ]
     assert not replanned, "\n".join(replanned)
-
-
-def test_the_site_plans_each_prepared_statement_once_from_its_first_run(published_list):
-    assert connection.connection.prepare_threshold == 0  # federation.env's default
-    rng = random.Random(4)
-    runs = _runs(_pages(published_list, rng))  # each page once, with values not seen before
-    assert any("json_agg" in s for s in runs), "the player page's statement was not prepared"
-    assert len([s for s in runs if "ORDER BY e.rank" in s]) >= 3, runs
-    planned_per_run = [
-        f"{custom} custom plans: …{' '.join(s.split())[-200:]}"
-        for s, (_, custom) in runs.items()
-        if custom
-    ]
-    assert not planned_per_run, "\n".join(planned_per_run)
 
 
 def test_a_runs_one_off_statements_are_not_prepared(published_list):
