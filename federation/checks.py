@@ -37,8 +37,7 @@ def production_settings(app_configs=None, **kwargs) -> list[Error]:
         errors.append(
             Error(
                 "PRODUCTION=1 needs a cache shared by every process: set CACHE_REDIS_URL.",
-                hint="A per-process cache counts failed logins per worker and serves "
-                "superseded lists after a publication.",
+                hint="A per-process cache serves superseded lists after a publication.",
                 id="federation.E001",
             )
         )

@@ -1,12 +1,17 @@
-"""The effective Celery configuration, and production settings that pass check --deploy."""
+"""The effective Celery configuration, production settings that pass check --deploy, the
+database and Sentry as the environment sets them, and a value that does not parse refused by
+its variable's name."""
 
 from __future__ import annotations
 
 import os
+import runpy
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+import sentry_sdk
 from django.conf import settings
 
 from federation.celery import app
@@ -70,6 +75,92 @@ def test_production_refuses_to_start_without_secret_key():
 def test_development_default_is_embedded_sqlite_unless_database_url():
     engine = settings.DATABASES["default"]["ENGINE"]
     if os.environ.get("DATABASE_URL", "").startswith("postgres"):
-        assert engine == "federation.postgresql"  # Django's, its health check asks the socket
+        assert engine == "django.db.backends.postgresql"
     else:
         assert engine == "django.db.backends.sqlite3"
+
+
+SETTINGS = str(ROOT / "federation" / "settings.py")
+URL = "postgres://ratings:s%40cret@db.internal:5432/ratings"
+
+
+def _settings(monkeypatch, **env) -> dict:
+    """The settings module run afresh with these environment variables (and no others of it)."""
+    for name in ("DATABASE_URL", "SENTRY_DSN", "DATABASE_PREPARE_THRESHOLD", "CONN_MAX_AGE"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    return runpy.run_path(SETTINGS)
+
+
+def test_postgresql_connections_persist_and_are_checked(monkeypatch):
+    database = _settings(monkeypatch, DATABASE_URL=f"{URL}?sslmode=require")["DATABASES"]["default"]
+    assert database["ENGINE"] == "django.db.backends.postgresql"
+    assert (database["NAME"], database["USER"], database["PASSWORD"]) == ("ratings",) * 2 + (
+        "s@cret",
+    )
+    assert database["CONN_MAX_AGE"] == 60 and database["CONN_HEALTH_CHECKS"] is True
+    assert database["OPTIONS"] == {
+        "sslmode": "require",  # the URL's query string goes to the driver
+        "prepare_threshold": 0,
+        "server_side_binding": False,
+    }
+
+
+@pytest.mark.parametrize(("given", "threshold"), [("", None), ("0", 0), ("5", 5)])
+def test_prepare_threshold(monkeypatch, given, threshold):
+    env = _settings(monkeypatch, DATABASE_URL=URL, DATABASE_PREPARE_THRESHOLD=given)
+    assert env["DATABASES"]["default"]["OPTIONS"]["prepare_threshold"] == threshold
+
+
+def test_server_side_binding(monkeypatch):
+    env = _settings(monkeypatch, DATABASE_URL=URL, DATABASE_SERVER_SIDE_BINDING="1")
+    assert env["DATABASES"]["default"]["OPTIONS"]["server_side_binding"] is True
+
+
+def test_embedded_sqlite_without_database_url(monkeypatch):
+    database = _settings(monkeypatch)["DATABASES"]["default"]
+    assert database["ENGINE"] == "django.db.backends.sqlite3"
+    assert database["NAME"] == str(ROOT / "db.sqlite3")
+    assert database["OPTIONS"] == {"timeout": 20}
+
+
+@pytest.mark.parametrize(
+    ("env", "named"),
+    [
+        ({"DEBUG": "maybe"}, "DEBUG"),
+        ({"PRODUCTION": "yes please"}, "PRODUCTION"),
+        ({"LOGIN_FAILURE_LIMIT": "five"}, "LOGIN_FAILURE_LIMIT"),
+        ({"DATABASE_URL": URL, "DATABASE_PREPARE_THRESHOLD": "-1"}, "DATABASE_PREPARE_THRESHOLD"),
+        ({"DATABASE_URL": "mongodb://db.internal/ratings"}, "DATABASE_URL"),
+        (
+            {"PRODUCTION": "1", "SECRET_KEY": "k" * 60, "SECURE_HSTS_SECONDS": "1y"},
+            "SECURE_HSTS_SECONDS",
+        ),
+    ],
+)
+def test_a_value_that_does_not_parse_is_refused_by_name(monkeypatch, env, named):
+    with pytest.raises(ValueError, match=f'Environment variable "{named}" invalid'):
+        _settings(monkeypatch, **env)
+
+
+def test_sentry_is_not_initialised_without_sentry_dsn(monkeypatch):
+    calls = []
+    monkeypatch.setattr(sentry_sdk, "init", lambda **kwargs: calls.append(kwargs))
+    _settings(monkeypatch)
+    assert calls == []
+    assert not sentry_sdk.get_client().is_active()  # nor by the settings the tests run with
+
+
+def test_sentry_is_initialised_with_django_and_celery_when_sentry_dsn_is_set(monkeypatch):
+    from sentry_sdk.integrations.celery import CeleryIntegration
+    from sentry_sdk.integrations.django import DjangoIntegration
+
+    calls = []
+    monkeypatch.setattr(sentry_sdk, "init", lambda **kwargs: calls.append(kwargs))
+    _settings(monkeypatch, SENTRY_DSN="https://key@sentry.example.org/7")
+    [given] = calls
+    assert given["dsn"] == "https://key@sentry.example.org/7"
+    kinds = {type(integration) for integration in given["integrations"]}
+    assert kinds == {DjangoIntegration, CeleryIntegration}
+    assert given["send_default_pii"] is False
