@@ -68,11 +68,8 @@ def test_one_system_imports_only_its_contract(system, tmp_path):
         "ratings.engines.core.version",
         "django",
         "hypothesis",
-        "decimal",
         "numpy.ma",  # np.unique imports it: 12 ms
     } | {f"ratings.engines.{other}" for other in SYSTEMS if other != system}
-    if "msgspec" in modules:  # a typed reader's library imports decimal for its own types
-        unwanted.discard("decimal")
     assert not modules & unwanted
 
 

@@ -2,7 +2,7 @@
 
 run_json reads entries of the usual shape straight into columns and falls back to the
 entry-by-entry reading for anything else; both must give the same output, or the same error,
-for every input, valid or not. jsonio.loads likewise: orjson's reading against the strict one;
+for every input, valid or not. jsonio.loads likewise: msgspec's reading against the strict one;
 and the vectorised half-up rounding of the output against the scalar one.
 """
 
@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 
+import msgspec
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -148,14 +149,41 @@ def _stdlib_outcome(read, text: str):
 @settings(max_examples=300, deadline=None)
 @given(st.one_of(JSON_TEXTS, BROKEN))
 def test_reading_as_the_stdlib_reads_what_json_loads_reads(text):
-    """jsonio.loads_as_stdlib: orjson where it reads the same, json.loads itself elsewhere
+    """jsonio.loads_as_stdlib: msgspec where it reads the same, json.loads itself elsewhere
     (base_entries reads every list entry's engine state with it)."""
     assert _stdlib_outcome(jsonio.loads_as_stdlib, text) == _stdlib_outcome(json.loads, text)
 
 
 @pytest.mark.parametrize("text", ['{"n": 18446744073709551616}', '{"n": 1e400}', "[1e308]"])
-def test_numbers_orjson_reads_differently_are_read_strictly(text):
+def test_numbers_msgspec_refuses_are_read_strictly(text):
     assert _outcome(jsonio.loads, text) == _outcome(jsonio._strict_loads, text)
+
+
+DECIMALS = st.builds(
+    lambda sign, digits, point, exponent: (
+        sign
+        + (digits[:point] or "0")
+        + ("." + digits[point:] if digits[point:] else "")
+        + (f"e{exponent}" if exponent is not None else "")
+    ),
+    st.sampled_from(["", "-"]),
+    st.text("0123456789", min_size=1, max_size=40).map(lambda d: d.lstrip("0") or "0"),
+    st.integers(0, 40),
+    st.one_of(st.none(), st.integers(-330, 310)),
+)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(DECIMALS)
+def test_msgspec_reads_a_number_as_json_loads_does(text):
+    """jsonio's fast reader gives the number json.loads gives, of the same type and to the
+    bit, or refuses it (out of range): the strict reader then decides."""
+    try:
+        fast = jsonio._DECODE(text.encode())
+    except msgspec.DecodeError:
+        return
+    expected = json.loads(text)
+    assert type(fast) is type(expected) and repr(fast) == repr(expected)
 
 
 @settings(max_examples=2000, deadline=None)

@@ -32,8 +32,8 @@ def _plain(values: list, kinds: set) -> bool:
 
 @dataclass(frozen=True)
 class ContractColumns:
-    """The contract's values over every tournament in order, one list per field: what each
-    reading of a document (dicts here, structs in egf.typed_json) gives history_arrays_of."""
+    """The contract's values over every tournament in order, one list per field: what
+    arrays_from_json reads of a document's entries and gives history_arrays_of."""
 
     tournament_ids: list[str]
     classes: list

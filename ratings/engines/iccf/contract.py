@@ -12,7 +12,6 @@ import numpy as np
 from ratings.engines.core import jsonio
 from ratings.engines.core.errors import EngineInputError
 from ratings.engines.core.rounding import half_up_ints
-from ratings.engines.iccf import typed_json
 from ratings.engines.iccf.input_columns import InputColumns
 from ratings.engines.iccf.rate import (
     _number,
@@ -161,28 +160,6 @@ def run_text(data: Any) -> str:
     from the arrays, without a dict per player (tests/engines/test_cli_text.py)."""
     rated = _rate(data)
     return jsonio.dumps(rated) if isinstance(rated, dict) else _outcome_text(*rated)
-
-
-def run_text_of_bytes(raw: bytes | memoryview, keep: list | None = None) -> str | None:
-    """``run_text`` of the JSON document in ``raw`` when the typed reading takes it whole and
-    its columns pass every bulk check; None otherwise: the caller then reads the document as
-    dicts, which decides what it means or names what is wrong. ``keep`` receives what was
-    decoded (the command line frees it only as the process ends)."""
-    document = typed_json.decode(raw)
-    if document is None:
-        return None
-    if keep is not None:  # the entries; the params' text refers to ``raw`` and goes with it
-        keep.append((document.players, document.games, document.substitutions))
-    columns = typed_json.columns(document)
-    arrays = None if columns is None else bulk_arrays(columns)
-    if arrays is None or not _record_substitutions(arrays, *typed_json.substitutions(document)):
-        return None
-    try:
-        params = _params_from_json(jsonio.loads(bytes(document.params)))
-        validate_params(params)
-    except EngineInputError:
-        return None
-    return _outcome_text(arrays.ids, rate_arrays(arrays, params))
 
 
 def _rate_columns(data: InputColumns) -> dict | tuple[tuple[str, ...], PeriodOutcome]:
