@@ -73,7 +73,7 @@ def main(argv: list[str] | None = None, *, keep: list[Any] | None = None) -> int
 
 
 def _run_as_program() -> None:
-    # The engines do no linear algebra (tests/engines/test_cli_imports.py): OpenBLAS need not
+    # The engines do no linear algebra (tests/ratings/engines/test_cli_imports.py): OpenBLAS need not
     # start a thread per core as NumPy loads it, a third of NumPy's import. A value the caller
     # set is kept.
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")

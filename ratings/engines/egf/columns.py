@@ -4,7 +4,7 @@ A history of the usual shape (objects with string ids, number results, whole-num
 goes from the decoded JSON straight into HistoryArrays, without a dataclass per game or per
 player; anything else returns None and is read entry by entry (contract.tournaments_from_json),
 which names the first bad entry. Both readings give the same arrays, or the same error
-(tests/engines/test_egf_columns.py).
+(tests/ratings/engines/egf/test_columns.py).
 """
 
 from __future__ import annotations

@@ -114,7 +114,7 @@ def run_json(data: dict) -> dict:
 
 def run_text(data: dict) -> str:
     """``jsonio.dumps(run_json(data))``, the command line's output, written from the arrays
-    without a dict per entry (tests/engines/test_cli_text.py)."""
+    without a dict per entry (tests/ratings/engines/test_cli_text.py)."""
     return rated_to_text(_rate(data))
 
 

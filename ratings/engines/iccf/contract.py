@@ -143,11 +143,11 @@ class RatedColumns:
 def run_json(data: Any) -> dict | RatedColumns:
     """The period's results. Entries of the usual shape are read column by column straight into
     arrays; any other input is read entry by entry, which names the first bad entry. Both give
-    the same output, or the same error, for every input (tests/engines/test_iccf_columns.py).
+    the same output, or the same error, for every input (tests/ratings/engines/iccf/test_columns.py).
     ``data`` may also be the document held as columns (InputColumns, what a rating run builds):
     the output is then held as columns too (RatedColumns, or the document where the columns
     were read as a document), the same output or error as for its ``to_json()``
-    (tests/engines/test_iccf_input_columns.py)."""
+    (tests/ratings/engines/iccf/test_input_columns.py)."""
     if isinstance(data, InputColumns):
         rated = _rate_columns(data)
         return rated if isinstance(rated, dict) else RatedColumns(*rated)
@@ -157,7 +157,7 @@ def run_json(data: Any) -> dict | RatedColumns:
 
 def run_text(data: Any) -> str:
     """``jsonio.dumps(run_json(data))``, the command line's output: on the column path written
-    from the arrays, without a dict per player (tests/engines/test_cli_text.py)."""
+    from the arrays, without a dict per player (tests/ratings/engines/test_cli_text.py)."""
     rated = _rate(data)
     return jsonio.dumps(rated) if isinstance(rated, dict) else _outcome_text(*rated)
 

@@ -22,8 +22,8 @@ from ratings.engines.egf.types import HistoryArrays, RatedHistory
 from ratings.engines.iccf import contract as iccf_contract
 from ratings.engines.iccf import rate as iccf_rate
 from ratings.engines.iccf.types import PeriodOutcome
-from tests.engines.test_egf_columns import USUAL, history
-from tests.engines.test_iccf_columns import BROKEN, JSON_TEXTS, period
+from tests.ratings.engines.egf.test_columns import USUAL, history
+from tests.ratings.engines.iccf.test_columns import period
 
 
 def _text_or_error(write, *args):
@@ -206,26 +206,6 @@ def test_egf_ids_of_another_type_are_left_to_dumps():
     text = egf_columns.rated_to_text(rated)
     assert text == jsonio.dumps(egf_columns.rated_to_json(rated))
     assert '"id": 12, "before": 100.0, "after": -0.0' in text and "1e+16" in text
-
-
-PIECES = st.sampled_from([b"1", b"0", b"9876543", b"x", b'"', b"/", b":", b"12345678901234567"])
-
-
-@settings(max_examples=500, deadline=None)
-@given(st.lists(PIECES, max_size=30).map(b"".join), st.integers(1, 40))
-def test_long_digit_runs_are_found_across_chunk_edges(raw, chunk):
-    whole = b"0" * jsonio._LONG_RUN in raw.translate(bytes.maketrans(b"123456789", b"0" * 9))
-    assert jsonio.has_long_digits(raw, chunk) == whole  # small: translated
-    assert jsonio.has_long_digits(raw, chunk, small=0) == whole  # by NumPy, chunk by chunk
-    assert jsonio.has_long_digits(memoryview(raw), chunk, small=0) == whole
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.one_of(JSON_TEXTS, BROKEN, JSON_TEXTS.map(lambda t: t[: len(t) // 2])))
-def test_a_mapped_file_reads_as_its_bytes(text):
-    """The command line hands the decoder a view of the mapped file, not bytes."""
-    raw = text.encode("utf-8", "surrogatepass")
-    assert _text_or_error(jsonio.loads, memoryview(raw)) == _text_or_error(jsonio.loads, raw)
 
 
 @pytest.mark.parametrize("content", [b"", b"   ", b'{"players": [], "games": []}', b"[1,]"])

@@ -15,7 +15,7 @@ import pytest
 from ratings.engines import SYSTEMS, egf, iccf, playchess, wfcc
 from ratings.engines.core.version import ENGINES_ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 PROBE = """
 import sys
