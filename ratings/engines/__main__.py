@@ -37,12 +37,8 @@ def _output_text(engine: Any, path: str, keep: list[Any] | None) -> str:
 
 
 def _output_of(engine: Any, raw: bytes | memoryview, keep: list[Any] | None) -> str:
-    # A contract's typed reading (run_text_of_bytes, where it has one) takes the usual
-    # documents; whatever it does not take is read as dicts, which decides and words errors.
-    typed = getattr(engine, "run_text_of_bytes", None)
-    text = None if typed is None else typed(raw, keep)
-    if text is not None:
-        return text
+    # The one reading of every system's input: jsonio.loads, then the contract's own checks,
+    # which decide what the document means and name what is wrong.
     data = jsonio.loads(raw)
     if keep is not None:
         keep.append(data)
@@ -77,7 +73,7 @@ def main(argv: list[str] | None = None, *, keep: list[Any] | None = None) -> int
 
 
 def _run_as_program() -> None:
-    # The engines do no linear algebra (tests/engines/test_cli_imports.py): OpenBLAS need not
+    # The engines do no linear algebra (tests/ratings/engines/test_cli_imports.py): OpenBLAS need not
     # start a thread per core as NumPy loads it, a third of NumPy's import. A value the caller
     # set is kept.
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")

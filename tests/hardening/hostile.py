@@ -17,7 +17,7 @@ from pathlib import Path
 
 from hypothesis import strategies as st
 
-from tests.engines.test_wfcc_cli import GOOD as WFCC_GOOD  # the same valid input as the CLI tests
+from tests.ratings.engines.wfcc.test_cli import GOOD as WFCC_GOOD  # the CLI tests' valid input
 
 TRIED: Counter[str] = Counter()
 

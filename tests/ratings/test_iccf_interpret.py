@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from ratings.engines.core.errors import EngineInputError
 from ratings.engines.iccf import contract
 from ratings.systems.iccf.runner import _rated
-from tests.engines.test_iccf_input_columns import period
+from tests.ratings.engines.iccf.test_input_columns import period
 
 
 @settings(max_examples=200, deadline=None)

@@ -4,7 +4,7 @@ A history of the usual shape (objects with string ids, number results, whole-num
 goes from the decoded JSON straight into HistoryArrays, without a dataclass per game or per
 player; anything else returns None and is read entry by entry (contract.tournaments_from_json),
 which names the first bad entry. Both readings give the same arrays, or the same error
-(tests/engines/test_egf_columns.py).
+(tests/ratings/engines/egf/test_columns.py).
 """
 
 from __future__ import annotations
@@ -32,8 +32,8 @@ def _plain(values: list, kinds: set) -> bool:
 
 @dataclass(frozen=True)
 class ContractColumns:
-    """The contract's values over every tournament in order, one list per field: what each
-    reading of a document (dicts here, structs in egf.typed_json) gives history_arrays_of."""
+    """The contract's values over every tournament in order, one list per field: what
+    arrays_from_json reads of a document's entries and gives history_arrays_of."""
 
     tournament_ids: list[str]
     classes: list

@@ -6,13 +6,7 @@ from typing import Any
 
 from ratings.engines.core import jsonio
 from ratings.engines.core.errors import EngineInputError
-from ratings.engines.egf import typed_json
-from ratings.engines.egf.columns import (
-    arrays_from_json,
-    history_arrays_of,
-    rated_to_json,
-    rated_to_text,
-)
+from ratings.engines.egf.columns import arrays_from_json, rated_to_json, rated_to_text
 from ratings.engines.egf.rate import history_arrays, rate_arrays
 from ratings.engines.egf.types import (
     DEFAULT_PARAMS,
@@ -120,28 +114,8 @@ def run_json(data: dict) -> dict:
 
 def run_text(data: dict) -> str:
     """``jsonio.dumps(run_json(data))``, the command line's output, written from the arrays
-    without a dict per entry (tests/engines/test_cli_text.py)."""
+    without a dict per entry (tests/ratings/engines/test_cli_text.py)."""
     return rated_to_text(_rate(data))
-
-
-def run_text_of_bytes(raw: bytes | memoryview, keep: list | None = None) -> str | None:
-    """``run_text`` of the JSON document in ``raw`` when the typed reading takes it whole and
-    its columns pass every check of the column reading; None otherwise: the caller then reads
-    the document as dicts, which decides what it means or names what is wrong. ``keep``
-    receives what was decoded (the command line frees it only as the process ends)."""
-    document = typed_json.decode(raw)
-    if document is None:
-        return None
-    if keep is not None:  # the entries; the params' text refers to ``raw`` and goes with it
-        keep.append(document.tournaments)
-    arrays = history_arrays_of(typed_json.contract_columns(document))
-    if arrays is None:
-        return None
-    try:
-        params = params_from_json(jsonio.loads(bytes(document.params)))
-        return rated_to_text(rate_arrays(arrays, params))
-    except EngineInputError:  # the dict reading raises the same, or words it better
-        return None
 
 
 def _rate(data: dict) -> RatedHistory:

@@ -12,7 +12,6 @@ import numpy as np
 from ratings.engines.core import jsonio
 from ratings.engines.core.errors import EngineInputError
 from ratings.engines.core.rounding import half_up_ints
-from ratings.engines.iccf import typed_json
 from ratings.engines.iccf.input_columns import InputColumns
 from ratings.engines.iccf.rate import (
     _number,
@@ -144,11 +143,11 @@ class RatedColumns:
 def run_json(data: Any) -> dict | RatedColumns:
     """The period's results. Entries of the usual shape are read column by column straight into
     arrays; any other input is read entry by entry, which names the first bad entry. Both give
-    the same output, or the same error, for every input (tests/engines/test_iccf_columns.py).
+    the same output, or the same error, for every input (tests/ratings/engines/iccf/test_columns.py).
     ``data`` may also be the document held as columns (InputColumns, what a rating run builds):
     the output is then held as columns too (RatedColumns, or the document where the columns
     were read as a document), the same output or error as for its ``to_json()``
-    (tests/engines/test_iccf_input_columns.py)."""
+    (tests/ratings/engines/iccf/test_input_columns.py)."""
     if isinstance(data, InputColumns):
         rated = _rate_columns(data)
         return rated if isinstance(rated, dict) else RatedColumns(*rated)
@@ -158,31 +157,9 @@ def run_json(data: Any) -> dict | RatedColumns:
 
 def run_text(data: Any) -> str:
     """``jsonio.dumps(run_json(data))``, the command line's output: on the column path written
-    from the arrays, without a dict per player (tests/engines/test_cli_text.py)."""
+    from the arrays, without a dict per player (tests/ratings/engines/test_cli_text.py)."""
     rated = _rate(data)
     return jsonio.dumps(rated) if isinstance(rated, dict) else _outcome_text(*rated)
-
-
-def run_text_of_bytes(raw: bytes | memoryview, keep: list | None = None) -> str | None:
-    """``run_text`` of the JSON document in ``raw`` when the typed reading takes it whole and
-    its columns pass every bulk check; None otherwise: the caller then reads the document as
-    dicts, which decides what it means or names what is wrong. ``keep`` receives what was
-    decoded (the command line frees it only as the process ends)."""
-    document = typed_json.decode(raw)
-    if document is None:
-        return None
-    if keep is not None:  # the entries; the params' text refers to ``raw`` and goes with it
-        keep.append((document.players, document.games, document.substitutions))
-    columns = typed_json.columns(document)
-    arrays = None if columns is None else bulk_arrays(columns)
-    if arrays is None or not _record_substitutions(arrays, *typed_json.substitutions(document)):
-        return None
-    try:
-        params = _params_from_json(jsonio.loads(bytes(document.params)))
-        validate_params(params)
-    except EngineInputError:
-        return None
-    return _outcome_text(arrays.ids, rate_arrays(arrays, params))
 
 
 def _rate_columns(data: InputColumns) -> dict | tuple[tuple[str, ...], PeriodOutcome]:

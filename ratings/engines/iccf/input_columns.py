@@ -6,7 +6,7 @@ engine reads the dicts back into columns and the run's record writes them as JSO
 columns, the input goes to the core's arrays directly (``period_arrays``, the same bulk checks
 as ``rate.bulk_arrays``) and writes the canonical JSON text itself (``canonical_bytes``), byte
 for byte ``provenance.canonical_bytes`` of ``to_json()``: the stored input, its digest and a
-replay are what they were (tests/engines/test_iccf_input_columns.py).
+replay are what they were (tests/ratings/engines/iccf/test_input_columns.py).
 
 NaN stands for an absent value: a player's rating and RD when he is unrated (a rated player's
 NaN RD is written null, as a dict with ``"rd": None`` is), his FIDE rating when he has none or

@@ -2,25 +2,16 @@
 
 run_json reads entries of the usual shape straight into columns and falls back to the
 entry-by-entry reading for anything else; both must give the same output, or the same error,
-for every input, valid or not. jsonio.loads likewise: orjson's reading against the strict one;
-and the vectorised half-up rounding of the output against the scalar one.
+for every input, valid or not.
 """
 
 from __future__ import annotations
 
-import json
-import math
-
-import numpy as np
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ratings.engines.core import jsonio
 from ratings.engines.core.errors import EngineInputError
-from ratings.engines.core.rounding import half_up_int, half_up_ints
 from ratings.engines.iccf import contract
-from tests.json_values import json_values
 
 # Mostly good values, sometimes a bad one of each kind the checks know.
 ODD = st.sampled_from([None, True, "1", -5.0, 5000.0, [], {}, 0, ""])
@@ -118,59 +109,3 @@ def test_usual_shape_takes_the_column_path(monkeypatch):
         "substitutions": [],
     }
     assert [row["games"] for row in contract.run_json(data)["players"]] == [1, 1]
-
-
-JSON_TEXTS = json_values().map(json.dumps)
-
-BROKEN = st.sampled_from(
-    ["", " ", "NaN", "[Infinity]", '{"a": 1e400}', "[" * 3000 + "]" * 3000, '"\\ud800"', "[1,]"]
-    + ['{"n": ' + "9" * 40 + "}", '{"n": 18446744073709551616}', "\ufeff[]", "[1] x"]
-)
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.one_of(JSON_TEXTS, BROKEN, JSON_TEXTS.map(lambda t: t[: len(t) // 2])))
-def test_fast_and_strict_json_reading_agree(text):
-    fast = _outcome(jsonio.loads, text.encode("utf-8", "surrogatepass"))
-    strict = _outcome(jsonio._strict_loads, text.encode("utf-8", "surrogatepass"))
-    assert fast == strict
-    assert type(fast) is type(strict)
-
-
-def _stdlib_outcome(read, text: str):
-    """The value as text json.dumps writes it (NaN equal to itself), or the kind of error."""
-    try:
-        return json.dumps(read(text))
-    except (ValueError, RecursionError) as exc:  # json.JSONDecodeError is a ValueError
-        return f"error: {type(exc).__name__}"
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.one_of(JSON_TEXTS, BROKEN))
-def test_reading_as_the_stdlib_reads_what_json_loads_reads(text):
-    """jsonio.loads_as_stdlib: orjson where it reads the same, json.loads itself elsewhere
-    (base_entries reads every list entry's engine state with it)."""
-    assert _stdlib_outcome(jsonio.loads_as_stdlib, text) == _stdlib_outcome(json.loads, text)
-
-
-@pytest.mark.parametrize("text", ['{"n": 18446744073709551616}', '{"n": 1e400}', "[1e308]"])
-def test_numbers_orjson_reads_differently_are_read_strictly(text):
-    assert _outcome(jsonio.loads, text) == _outcome(jsonio._strict_loads, text)
-
-
-@settings(max_examples=2000, deadline=None)
-@given(
-    st.one_of(
-        st.floats(allow_nan=True, allow_infinity=True),
-        st.floats(0, 5000),
-        st.integers(-3000, 3000).map(lambda k: k / 2),  # exact halves
-        st.floats(0, 1),
-        st.sampled_from([0.49999999999999994, 0.5, 2047.5, 2.0**52 - 0.5, 2.0**53, -2.5]),
-    )
-)
-def test_vectorised_half_up_matches_the_scalar_rounding(x):
-    if not math.isfinite(x):
-        with pytest.raises((ValueError, OverflowError, ArithmeticError)):
-            half_up_int(x)
-        return
-    assert half_up_ints(np.array([x, 1834.5])) == [half_up_int(x), 1835]

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[4]
 
-# The plain case of test_wfcc_golden (Slope 0.05, Intercept -68, KT 2), with s2's second
+# The plain case of wfcc/test_golden (Slope 0.05, Intercept -68, KT 2), with s2's second
 # half-rating: PerfRat (48 + 68)/0.05 = 2320, full rating (2310.5 + 2320)/2 = 2315.25.
 GOOD = {
     "params": {"floor": 0},

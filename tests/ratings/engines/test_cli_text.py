@@ -4,6 +4,7 @@ error, for generated inputs and for odd values (floats of every kind, ids of any
 
 from __future__ import annotations
 
+import json
 import sys
 from types import SimpleNamespace
 
@@ -21,8 +22,8 @@ from ratings.engines.egf.types import HistoryArrays, RatedHistory
 from ratings.engines.iccf import contract as iccf_contract
 from ratings.engines.iccf import rate as iccf_rate
 from ratings.engines.iccf.types import PeriodOutcome
-from tests.engines.test_egf_columns import history
-from tests.engines.test_iccf_columns import BROKEN, JSON_TEXTS, period
+from tests.ratings.engines.egf.test_columns import USUAL, history
+from tests.ratings.engines.iccf.test_columns import period
 
 
 def _text_or_error(write, *args):
@@ -207,26 +208,6 @@ def test_egf_ids_of_another_type_are_left_to_dumps():
     assert '"id": 12, "before": 100.0, "after": -0.0' in text and "1e+16" in text
 
 
-PIECES = st.sampled_from([b"1", b"0", b"9876543", b"x", b'"', b"/", b":", b"12345678901234567"])
-
-
-@settings(max_examples=500, deadline=None)
-@given(st.lists(PIECES, max_size=30).map(b"".join), st.integers(1, 40))
-def test_long_digit_runs_are_found_across_chunk_edges(raw, chunk):
-    whole = b"0" * jsonio._LONG_RUN in raw.translate(bytes.maketrans(b"123456789", b"0" * 9))
-    assert jsonio.has_long_digits(raw, chunk) == whole  # small: translated
-    assert jsonio.has_long_digits(raw, chunk, small=0) == whole  # by NumPy, chunk by chunk
-    assert jsonio.has_long_digits(memoryview(raw), chunk, small=0) == whole
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.one_of(JSON_TEXTS, BROKEN, JSON_TEXTS.map(lambda t: t[: len(t) // 2])))
-def test_a_mapped_file_reads_as_its_bytes(text):
-    """The command line hands the decoder a view of the mapped file, not bytes."""
-    raw = text.encode("utf-8", "surrogatepass")
-    assert _text_or_error(jsonio.loads, memoryview(raw)) == _text_or_error(jsonio.loads, raw)
-
-
 @pytest.mark.parametrize("content", [b"", b"   ", b'{"players": [], "games": []}', b"[1,]"])
 def test_the_program_reads_a_mapped_file_as_it_reads_stdin(tmp_path, capsys, monkeypatch, content):
     path = tmp_path / "input.json"
@@ -236,6 +217,44 @@ def test_the_program_reads_a_mapped_file_as_it_reads_stdin(tmp_path, capsys, mon
         monkeypatch.setattr(sys, "stdin", SimpleNamespace(buffer=handle))
         by_stdin = (main(["iccf", "-"]), capsys.readouterr())
     assert by_file == by_stdin
+
+
+MAPPED_INPUTS = {
+    "iccf": {
+        "players": [{"id": "a", "rating": 1900, "rd": 50}, {"id": "b", "unrated": True}],
+        "games": [{"white": "a", "black": "b", "result": 1, "white_start": 1850}],
+        "params": {"c": 30},
+        "substitutions": [],
+    },
+    "egf": {**USUAL, "params": {"epsilon": 0.02}},
+}
+
+
+@pytest.mark.parametrize("system", sorted(MAPPED_INPUTS))
+def test_the_program_gives_a_mapped_files_text_as_stdins(tmp_path, capsys, monkeypatch, system):
+    """A mapped file with params gives what stdin gives, the canonical text of the document
+    read by jsonio.loads; ``keep`` receives what was decoded."""
+    path = tmp_path / "input.json"
+    path.write_text(json.dumps(MAPPED_INPUTS[system]))
+    kept: list = []
+    by_file = (main([system, str(path)], keep=kept), capsys.readouterr())
+    assert kept, "the program keeps what it decoded"
+    with path.open("rb") as handle:
+        monkeypatch.setattr(sys, "stdin", SimpleNamespace(buffer=handle))
+        by_stdin = (main([system, "-"]), capsys.readouterr())
+    assert by_file == by_stdin
+    contract = {"iccf": iccf_contract, "egf": egf_contract}[system]
+    assert by_file[1].out == contract.run_text(jsonio.loads(path.read_bytes())) + "\n"
+
+
+@pytest.mark.parametrize("system", ["iccf", "egf"])
+def test_the_program_words_deep_nesting(tmp_path, capsys, system):
+    """Params nested deeper than the decoders go: the strict reader's error, not a traceback."""
+    head = '{"players": [], "games": []' if system == "iccf" else '{"tournaments": []'
+    path = tmp_path / "input.json"
+    path.write_text(head + ', "params": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    assert main([system, str(path)]) == 2
+    assert capsys.readouterr().err == "input: nested too deeply\n"
 
 
 def test_egf_a_game_of_a_player_entered_elsewhere_fails_as_entry_by_entry():

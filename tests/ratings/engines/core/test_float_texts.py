@@ -1,5 +1,5 @@
 """jsonio.float_texts, the fast path of the EGF output writer, against its scalar reference:
-repr of each float (json.dumps's text), whichever of orjson or repr writes it."""
+repr of each float (json.dumps's text), whichever of msgspec or repr writes it."""
 
 from __future__ import annotations
 
