@@ -17,7 +17,7 @@ from ratings.engines.core import grades, months
 from ratings.engines.core.errors import EngineInputError
 from ratings.systems.egf.calendar import is_active as egf_is_active
 from ratings.systems.egf.whatif import EgfForm
-from tests.acceptability.wfcc_factory import passing_event
+from tests.tournaments.acceptability.wfcc_factory import passing_event
 from tournaments.acceptability import wfcc as wfcc_rules
 from tournaments.acceptability.types import Status
 from tournaments.acceptability.wfcc import problems as wfcc_problem_rules

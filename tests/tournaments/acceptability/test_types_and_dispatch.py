@@ -83,7 +83,7 @@ def test_add_months_keeps_the_day_when_it_exists(day, months):
 
 
 def test_every_attestation_key_is_one_a_rule_asks_for():
-    from tests.acceptability.wfcc_factory import TODAY, passing_event
+    from tests.tournaments.acceptability.wfcc_factory import TODAY, passing_event
     from tournaments.acceptability import ATTESTATIONS
 
     asked = {

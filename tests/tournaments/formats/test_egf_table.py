@@ -12,7 +12,7 @@ import pytest
 
 from tournaments.formats import egf as h9
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 # RULES names it ../shared/realdata/egc2013.h9 from the repository root (a worktree sits one deeper).
 REAL = (
     next(

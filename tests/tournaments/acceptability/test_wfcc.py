@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ratings.engines.core.errors import EngineInputError
-from tests.acceptability.wfcc_factory import (
+from tests.tournaments.acceptability.wfcc_factory import (
     SIX_GROUPS,
     START,
     TODAY,
