@@ -101,6 +101,11 @@ class System:
     event_fields: tuple[str, ...] = ()
     has_rating_class: bool = False  # EGF class, WFCC category
     earns_norms: bool = False  # runs store title norms and propose titles (WFCC solving)
+    # The player-list formats an official may import (ratings.services.imports.FORMATS).
+    list_formats: tuple[str, ...] = ("csv",)
+    # The results its events take: each importer (tournaments.importers) names the one it
+    # reads, so the importer of a federation's events is found by this (none when empty).
+    results_format: str = ""
 
     @property
     def package(self) -> str:
