@@ -3,7 +3,8 @@
 Like Django's password hashers, each member carries its own behaviour. A system is one package,
 ``ratings/systems/<code>/``, and every package has the same shape:
 
-- ``__init__.py``: ``SYSTEM``, the member (this module's ``System``) with its flags;
+- ``__init__.py``: ``SYSTEM``, the member (this module's ``System``) with its flags and the
+  formats it takes (player lists, results);
 - ``runner.py``: ``build(ctx)`` -> the engine's input, ``interpret(prepared, output)``;
 - ``calendar.py``: ``CALENDAR``, the system's periods (pure; ``ratings.calendars`` holds the
   arithmetic they share) and its own calendar rules;

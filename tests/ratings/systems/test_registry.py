@@ -87,3 +87,13 @@ def test_a_module_a_system_does_not_have_is_refused():
 def test_a_system_takes_known_list_formats_and_csv(code):
     list_formats = systems.get(code).list_formats
     assert set(list_formats) <= set(LIST_FORMATS) and "csv" in list_formats
+
+
+def test_every_system_s_results_are_read_by_exactly_one_importer():
+    from tournaments.importers import egf, games, solving
+
+    importers = (egf, games, solving)
+    for system in systems.ALL:
+        readers = [importer for importer in importers if importer.handles(system.code)]
+        assert [reader.RESULTS_FORMAT for reader in readers] == [system.results_format]
+    assert not any(importer.handles("chess960") for importer in importers)

@@ -63,7 +63,7 @@ class Command(BaseCommand):
             self._sheet(target, rows, path.name, dry_run)
         elif games.handles(fed.system):
             self._games(target, rows, path.name, dry_run)
-        else:  # pragma: no cover - every system has an importer
+        else:  # a system without a results format (or no ratings app to name it)
             raise CommandError(f"no importer for {fed.system}", returncode=REFUSED)
 
     def _done(self, dry_run: bool, summary: str) -> None:
