@@ -20,6 +20,7 @@ class RatingsConfig(AppConfig):
 
         ports.provide_full_ratings(events.full_ratings_at_start)
         ports.provide_event_fields(systems.event_fields_by_system)
+        ports.provide_results_formats(lambda: {s.code: s.results_format for s in systems.ALL})
         ports.provide_fide_checks(fide_panel.event_fide_checks)
         input_watch.connect()  # every edit of rating input marks the periods that read it
         live_triggers.connect()  # acceptance and publication refresh the live ratings

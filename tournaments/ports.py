@@ -83,3 +83,19 @@ def fide_checks_of_event(event: Event, today: date) -> list[dict]:
     if _fide_checks is None:
         return []
     return _fide_checks(event, today)
+
+
+# Per system code: the results format its events take (``System.results_format``); each importer
+# (tournaments.importers) names the one it reads, so nothing here names a system.
+ResultsFormats = Callable[[], dict[str, str]]
+_results_formats: ResultsFormats | None = None
+
+
+def provide_results_formats(reader: ResultsFormats) -> None:
+    global _results_formats
+    _results_formats = reader
+
+
+def results_formats_by_system() -> dict[str, str]:
+    """Empty when no ratings app is installed: no federation's results can then be imported."""
+    return _results_formats() if _results_formats is not None else {}

@@ -30,8 +30,9 @@ from django.utils import timezone
 
 from federation import audit
 from federation.countries import iso_country
-from federation.models import Federation, Player, RatingSystem
+from federation.models import Federation, Player
 from federation.names import fold
+from ratings import systems
 from ratings.engines.core.gc_pause import cycle_collector_paused
 from ratings.engines.core.grades import normalise_grade
 from ratings.persistence import writers
@@ -47,12 +48,6 @@ FORMATS = {
     "fide-txt": "FIDE rating list, TXT",
     "fide-xml": "FIDE rating list, XML",
     "csv": "CSV (id, surname, given_name, country, club, grade, rating)",
-}
-SYSTEMS_OF_FORMAT = {
-    "egd": {RatingSystem.EGF},
-    "fide-txt": {RatingSystem.ICCF, RatingSystem.PLAYCHESS},
-    "fide-xml": {RatingSystem.ICCF, RatingSystem.PLAYCHESS},
-    "csv": set(RatingSystem.values),
 }
 PLAYER_FIELDS = ("surname", "given_name", "country", "club", "grade")
 PROBLEMS_KEPT = 2000  # a file of nothing but bad lines still previews in a moment
@@ -156,10 +151,11 @@ def import_player_list(
     if fmt not in FORMATS:
         preview.errors.append(f"unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
         raise ListImportRefused(preview)
-    if federation.system not in SYSTEMS_OF_FORMAT[fmt]:
+    accepted = systems.of(federation).list_formats  # the formats are the system's own
+    if fmt not in accepted:
         preview.errors.append(
             f"{federation.code} rates {federation.get_system_display()}; a {FORMATS[fmt]} "
-            "is not its list"
+            f"is not its list (it takes: {'; '.join(FORMATS[known] for known in accepted)})"
         )
         raise ListImportRefused(preview)
     try:

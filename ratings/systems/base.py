@@ -3,7 +3,8 @@
 Like Django's password hashers, each member carries its own behaviour. A system is one package,
 ``ratings/systems/<code>/``, and every package has the same shape:
 
-- ``__init__.py``: ``SYSTEM``, the member (this module's ``System``) with its flags;
+- ``__init__.py``: ``SYSTEM``, the member (this module's ``System``) with its flags and the
+  formats it takes (player lists, results);
 - ``runner.py``: ``build(ctx)`` -> the engine's input, ``interpret(prepared, output)``;
 - ``calendar.py``: ``CALENDAR``, the system's periods (pure; ``ratings.calendars`` holds the
   arithmetic they share) and its own calendar rules;
@@ -101,6 +102,11 @@ class System:
     event_fields: tuple[str, ...] = ()
     has_rating_class: bool = False  # EGF class, WFCC category
     earns_norms: bool = False  # runs store title norms and propose titles (WFCC solving)
+    # The player-list formats an official may import (ratings.services.imports.FORMATS).
+    list_formats: tuple[str, ...] = ("csv",)
+    # The results its events take: each importer (tournaments.importers) names the one it
+    # reads, so the importer of a federation's events is found by this (none when empty).
+    results_format: str = ""
 
     @property
     def package(self) -> str:

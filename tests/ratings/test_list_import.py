@@ -130,7 +130,11 @@ def test_the_list_must_fit_the_federation(egf):
     iccf = Federation.objects.create(code="icc", name="ICCF", system="iccf")
     with pytest.raises(ListImportRefused) as refused:
         run(iccf, egd_file(*ROWS), fmt="egd")
-    assert "is not its list" in refused.value.preview.errors[0]
+    assert refused.value.preview.errors == [
+        "icc rates ICCF correspondence chess; a EGD world list (fixed width) is not its list (it "
+        "takes: FIDE rating list, TXT; FIDE rating list, XML; CSV (id, surname, given_name, "
+        "country, club, grade, rating))"
+    ]
     with pytest.raises(ListImportRefused):
         run(egf, b"ID Number Name JUL25\n", name="standard_jul25frl.txt")
 

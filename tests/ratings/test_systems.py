@@ -21,8 +21,7 @@ ENUM_MEMBERS = frozenset(RatingSystem.names)  # RatingSystem.EGF is the same nam
 # Where a system's name may key behaviour, and why.
 ALLOWED = {
     "ratings/engines": "the pure engines: the command line's own list of systems",
-    "tournaments/importers": "the results importers: an EGF table is an EGF format",
-    "tournaments/management/commands/import_results.py": "picks the EGF table importer",
+    "ratings/systems/__init__.py": "the registry itself: the names of the systems' packages",
     "federation/demo": "demo data: federation codes that happen to be the systems' names",
 }
 SCANNED = ("ratings", "tournaments", "federation")
@@ -53,12 +52,23 @@ def _names_in(node: ast.AST) -> bool:
 
 
 def keyed_uses(source: str) -> list[tuple[int, str]]:
-    """(line, what) for every system name used as a dict key, a subscript, a .get() key, a
-    comparison operand or a match-case pattern."""
+    """(line, what) for every system name used as a dict key or value, a subscript, a .get() key,
+    a comparison operand, a match-case pattern, a ``system=`` argument (a query's filter) or in a
+    list of names bound to a variable (a membership table)."""
     found = []
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Dict):
             found += [(k.lineno, "dict key") for k in node.keys if k is not None and _is_name(k)]
+            found += [(v.lineno, "dict value") for v in node.values if _is_name(v)]
+        elif isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
+            # SYSTEMS = ("egf",): a list of names that a membership test elsewhere keys on
+            # (all names: the enum's own ICCF = "iccf", _("label") is the database's choice)
+            value = node.value
+            listed = isinstance(value, ast.Tuple | ast.List | ast.Set) and value.elts
+            if listed and all(_is_name(element) for element in value.elts):
+                found.append((node.lineno, "list of names"))
+        elif isinstance(node, ast.keyword) and node.arg == "system" and _is_name(node.value):
+            found.append((node.value.lineno, "system= argument"))
         elif isinstance(node, ast.Compare):
             if any(_names_in(operand) for operand in [node.left, *node.comparators]):
                 found.append((node.lineno, "comparison"))
@@ -109,8 +119,12 @@ def test_no_module_outside_the_registry_keys_behaviour_on_a_system_name():
         ("if fed.system == RatingSystem.EGF: pass", [(1, "comparison")]),
         ("ok = {RatingSystem.ICCF.value: 1}", [(1, "dict key")]),
         ('match system:\n    case "egf":\n        pass', [(2, "case pattern")]),
+        ('IMPORTER_SYSTEM = {"h9": "egf"}', [(1, "dict value")]),
+        ('SYSTEMS = ("iccf", "playchess")', [(1, "list of names")]),
+        ("qs = Federation.objects.filter(system=RatingSystem.EGF)", [(1, "system= argument")]),
         # Naming a system is not keying behaviour on it:
         ('System(code="egf")', []),
+        ('ICCF = "iccf", _("ICCF correspondence chess")', []),
         ('print("egf")', []),
         ('if code == "egf-2026": pass', []),
     ],

@@ -274,6 +274,22 @@ def test_import_results_command_game_lines(iccf, tmp_path):
     assert Game.objects.filter(event=event).count() == 3
 
 
+def test_without_the_systems_results_formats_no_importer_takes_the_file(
+    iccf, tmp_path, monkeypatch
+):
+    """The importer is found by the system's results format (tournaments.ports): with no ratings
+    app to name it, the command refuses instead of guessing."""
+    from tournaments import ports
+
+    path = tmp_path / "games.csv"
+    path.write_text("white,black,result,finished,reported,round\n")
+    assert games.handles("iccf") and not solving.handles("iccf")
+    monkeypatch.setattr(ports, "_results_formats", None)
+    assert not games.handles("iccf")
+    with pytest.raises(CommandError, match="no importer for iccf"):
+        call_command("import_results", str(path), "--event", "OPEN1", "--federation", "icx")
+
+
 def test_playchess_games_from_an_xlsx_file(tmp_path):
     from openpyxl import Workbook
 

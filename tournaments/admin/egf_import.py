@@ -17,9 +17,9 @@ from django.http import HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 
-from federation.models import RatingSystem
 from federation.permissions import visible_federations
-from tournaments.importers.egf import ImportRefused, confirm_import, preview_import
+from tournaments.importers.base import systems_reading
+from tournaments.importers.egf import RESULTS_FORMAT, ImportRefused, confirm_import, preview_import
 
 SIGNING_SALT = "tournaments.egf_import"
 MAX_BYTES = 10 * 1024 * 1024
@@ -47,7 +47,7 @@ class EgfUploadForm(forms.Form):
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["federation"].queryset = visible_federations(user).filter(
-            system=RatingSystem.EGF
+            system__in=systems_reading(RESULTS_FORMAT)
         )
 
     def clean_table(self):
@@ -75,7 +75,9 @@ class EgfImportMixin:
         """Only officials of an EGF federation import EGF results tables."""
         return (
             self.has_add_permission(request)
-            and visible_federations(request.user).filter(system=RatingSystem.EGF).exists()
+            and visible_federations(request.user)
+            .filter(system__in=systems_reading(RESULTS_FORMAT))
+            .exists()
         )
 
     def changelist_view(self, request, extra_context=None):

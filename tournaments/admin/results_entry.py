@@ -109,10 +109,10 @@ class ResultsEntryMixin:
 
     def entry_links(self, event) -> list[tuple[str, str]]:
         system = event.federation.system
-        if system in solving.SYSTEMS and event.kind == EventKind.SOLVING:
+        if solving.handles(system) and event.kind == EventKind.SOLVING:
             url = reverse("admin:tournaments_event_score_sheet", args=[event.pk])
             return [("Score sheet (solvers × problems)", url)]
-        if system in games.SYSTEMS and event.kind != EventKind.SOLVING:
+        if games.handles(system) and event.kind != EventKind.SOLVING:
             url = reverse("admin:tournaments_event_results_entry", args=[event.pk])
             return [("Enter results (grid, paste or file)", url)]
         return []

@@ -16,6 +16,7 @@ from federation import audit
 from federation.models import AuditEvent, Federation, Player
 from federation.player_search import player_name_q
 from tournaments.models import Event, EventStatus
+from tournaments.ports import results_formats_by_system
 
 # Results are entered while the event is being prepared; once a rating officer accepted it, a
 # change goes through the game's own page (which marks a rated period for re-run).
@@ -29,6 +30,21 @@ class ImportRefused(Exception):
     def __init__(self, errors: list[str]) -> None:
         super().__init__("; ".join(errors))
         self.errors = errors
+
+
+def systems_reading(results_format: str) -> list[str]:
+    """The systems whose events' results come in ``results_format``: each system declares its
+    own (``System.results_format``), each importer the format it reads (``RESULTS_FORMAT``)."""
+    return sorted(
+        system
+        for system, its_format in results_formats_by_system().items()
+        if its_format == results_format
+    )
+
+
+def reads_results_of(system: str, results_format: str) -> bool:
+    """Whether the importer of ``results_format`` is the one for ``system``'s events."""
+    return results_formats_by_system().get(system) == results_format
 
 
 def entry_closed_reason(event: Event) -> str | None:

@@ -26,13 +26,19 @@ from ratings.engines.core.errors import EngineInputError
 from tournaments.acceptability import egf as egf_rules
 from tournaments.formats import egf as egf_format
 from tournaments.formats.egf_time import TableTimeControl, read_time_control
-from tournaments.importers.base import ImportRefused
+from tournaments.importers.base import ImportRefused, reads_results_of
 from tournaments.models import Event, EventKind, EventStatus, Game, Placement, Result
 from tournaments.ports import published_period_holding
 from tournaments.selectors import egf_class_verdict
 from tournaments.signals import results_written
 
-SYSTEMS = ("egf",)
+RESULTS_FORMAT = "egf-table"  # a system whose events take it says so (System.results_format)
+
+
+def handles(system: str) -> bool:
+    """Whether this importer reads the results of ``system``'s events."""
+    return reads_results_of(system, RESULTS_FORMAT)
+
 
 __all__ = ["ImportRefused", "preview_import", "confirm_import", "summary"]
 
@@ -157,7 +163,7 @@ def preview_import(
         errors.append("line 0: the table has no CL[class] tag (A, B, C or D)")
     if Event.objects.filter(federation=federation, code=code).exists():
         errors.append(f"an event with code {code!r} already exists in {federation.code}")
-    if federation.system not in SYSTEMS:
+    if not handles(federation.system):
         errors.append(f"{federation.code} is not an EGF federation")
     preview = ImportPreview(
         federation=federation,

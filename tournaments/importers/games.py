@@ -24,6 +24,7 @@ from tournaments.importers.base import (
     entry_closed_reason,
     find_players,
     locked_event,
+    reads_results_of,
 )
 from tournaments.models import (
     Event,
@@ -36,7 +37,12 @@ from tournaments.models import (
 from tournaments.models import Result as StoredResult
 from tournaments.signals import results_written
 
-SYSTEMS = ("iccf", "playchess")
+RESULTS_FORMAT = "game-lines"  # a system whose events take it says so (System.results_format)
+
+
+def handles(system: str) -> bool:
+    """Whether this importer reads the results of ``system``'s events."""
+    return reads_results_of(system, RESULTS_FORMAT)
 
 
 @dataclass(frozen=True)
@@ -100,7 +106,7 @@ def preview_games(
     closed = entry_closed_reason(event)
     if closed:
         preview.errors.append(closed)
-    if event.federation.system not in SYSTEMS or event.kind == EventKind.SOLVING:
+    if not handles(event.federation.system) or event.kind == EventKind.SOLVING:
         preview.errors.append(
             f"{event.code} is a {event.federation.system} {event.kind} event; game lines are "
             "for ICCF and PlayChess events"

@@ -32,11 +32,17 @@ from tournaments.importers.base import (
     entry_closed_reason,
     find_players,
     locked_event,
+    reads_results_of,
 )
 from tournaments.models import Event, EventKind, Problem, SolverScore
 from tournaments.signals import results_written
 
-SYSTEMS = ("wfcc",)
+RESULTS_FORMAT = "score-sheet"  # a system whose events take it says so (System.results_format)
+
+
+def handles(system: str) -> bool:
+    """Whether this importer reads the results of ``system``'s events."""
+    return reads_results_of(system, RESULTS_FORMAT)
 
 
 @dataclass(frozen=True)
@@ -91,7 +97,7 @@ def preview_sheet(
     closed = entry_closed_reason(event)
     if closed:
         preview.general.append(closed)
-    if event.federation.system not in SYSTEMS or event.kind != EventKind.SOLVING:
+    if not handles(event.federation.system) or event.kind != EventKind.SOLVING:
         preview.general.append(f"{event.code} is no solving event: the score sheet is for WFCC")
         return preview
     if not problems:

@@ -20,4 +20,6 @@ SYSTEM = System(
         "komi",
     ),
     has_rating_class=True,
+    list_formats=("egd", "csv"),
+    results_format="egf-table",
 )

@@ -12,4 +12,6 @@ SYSTEM = System(
     has_half_ratings=False,
     verifies_fide_ratings=True,
     event_fields=("transmission", "reflection_days", "reflection_moves"),
+    list_formats=("fide-txt", "fide-xml", "csv"),
+    results_format="game-lines",
 )

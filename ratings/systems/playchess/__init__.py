@@ -10,4 +10,6 @@ SYSTEM = System(
     shows_grade=False,
     has_half_ratings=False,
     verifies_fide_ratings=False,
+    list_formats=("fide-txt", "fide-xml", "csv"),
+    results_format="game-lines",
 )

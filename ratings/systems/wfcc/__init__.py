@@ -14,4 +14,6 @@ SYSTEM = System(
     event_fields=("kt", "championship", "solving_rules", "rounds", "days", "fairy_announced_on"),
     has_rating_class=True,
     earns_norms=True,
+    list_formats=("csv",),
+    results_format="score-sheet",
 )

@@ -68,6 +68,7 @@ def test_an_optional_module_defines_its_member_or_the_system_answers_none(code):
     if (SYSTEMS_DIR / code / "starting_list.py").is_file():
         assert isinstance(starting_list, StartingList)
         assert starting_list.list_format in LIST_FORMATS and callable(starting_list.entry)
+        assert starting_list.list_format in systems.get(code).list_formats
     else:
         assert starting_list is None
 
@@ -80,3 +81,19 @@ def test_the_egd_world_list_is_egfs_starting_list():
 def test_a_module_a_system_does_not_have_is_refused():
     with pytest.raises(LookupError, match="no module 'views'"):
         systems.get("egf").module("views")
+
+
+@pytest.mark.parametrize("code", sorted(ENGINE_SYSTEMS))
+def test_a_system_takes_known_list_formats_and_csv(code):
+    list_formats = systems.get(code).list_formats
+    assert set(list_formats) <= set(LIST_FORMATS) and "csv" in list_formats
+
+
+def test_every_system_s_results_are_read_by_exactly_one_importer():
+    from tournaments.importers import egf, games, solving
+
+    importers = (egf, games, solving)
+    for system in systems.ALL:
+        readers = [importer for importer in importers if importer.handles(system.code)]
+        assert [reader.RESULTS_FORMAT for reader in readers] == [system.results_format]
+    assert not any(importer.handles("chess960") for importer in importers)
