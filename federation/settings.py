@@ -37,7 +37,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django.contrib.humanize",
-    "django_tables2",
+    "django_filters",
     "ninja",  # its own static files for the Swagger UI at /api/v1/docs/ (no CDN)
     "federation",
     "tournaments",
@@ -104,6 +104,8 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
+# Files written once at publication (a list's exports), served by the site.
+MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", BASE_DIR / "media"))
 
 LOGIN_URL = "admin:login"
 

@@ -53,3 +53,12 @@ def eager_celery():
     app.conf.task_always_eager = True
     yield
     app.conf.task_always_eager = previous
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _media_root(tmp_path_factory):
+    """Files written at publication go to a directory of this run, not the project's media/."""
+    from django.test import override_settings
+
+    with override_settings(MEDIA_ROOT=tmp_path_factory.mktemp("media")):
+        yield

@@ -23,7 +23,6 @@ from django.template.context import BaseContext, ContextDict
 from django.test import RequestFactory
 
 from federation.cycle_free import WSGIHandler
-from ratings.web.filters import ListFilterForm, ListNavForm
 from tests.hardening.public_urls import urls_for
 from tests.hardening.url_values import world_values
 from tests.site.factories import standard_world
@@ -54,10 +53,10 @@ def _in_the_test_transaction():
 
 
 # What a page must not leave to the collector: the request, the template context, and so all
-# that hangs from them (a page's rows and objects), and the list pages' forms. Django's own
-# small cycles (the compiler's recursive helper of select_related, the JSON encoder's, the
-# what-if forms' bound fields) are left to it.
-PAGE_HOLDERS = (HttpRequest, BaseContext, ContextDict, ListFilterForm, ListNavForm)
+# that hangs from them (a page's rows and objects). Django's own small cycles (the compiler's
+# recursive helper of select_related, the JSON encoder's, forms' bound fields, django-filter's
+# filters and their FilterSet) are left to it.
+PAGE_HOLDERS = (HttpRequest, BaseContext, ContextDict)
 
 
 def _serve(handler: WSGIHandler, url: str) -> str:
