@@ -55,10 +55,11 @@ def eager_celery():
     app.conf.task_always_eager = previous
 
 
-@pytest.fixture(autouse=True, scope="session")
-def _media_root(tmp_path_factory):
-    """Files written at publication go to a directory of this run, not the project's media/."""
+@pytest.fixture(autouse=True)
+def _media_root(tmp_path):
+    """Files written at publication go to the test's own directory: list ids are reused
+    between tests (rolled back), and factories publish at fixed times."""
     from django.test import override_settings
 
-    with override_settings(MEDIA_ROOT=tmp_path_factory.mktemp("media")):
+    with override_settings(MEDIA_ROOT=tmp_path / "media"):
         yield
