@@ -1,5 +1,6 @@
 """The list page's query string: its filters (a django-filter FilterSet over the list's entries)
-and its sorting and paging (a plain form).
+and its sorting and paging (a plain form). The page writes the inputs itself
+(templates/ratings/_list_filters.html).
 
 Bad input never reaches the database: each value is validated by a form field, and an invalid
 query string is shown back to the reader as form errors (status 400), never a 500.
@@ -27,18 +28,6 @@ GRADE = r"^[0-9A-Za-z]*$"
 _PRINTABLE = RegexValidator(PRINTABLE, _("Control characters are not allowed."))
 
 
-class ActiveSelect(forms.NullBooleanSelect):
-    """All, active or inactive: "true"/"false" (or True/False, 2/3); anything else reads as all."""
-
-    def __init__(self, attrs=None):
-        super().__init__(attrs)
-        self.choices = [("", _("all")), ("true", _("active")), ("false", _("inactive"))]
-
-    def format_value(self, value):
-        # Django's NullBooleanSelect gives a string here, which Select matches by substring.
-        return [{True: "true", False: "false", "true": "true", "false": "false"}.get(value, "")]
-
-
 class ListFilterSet(django_filters.FilterSet):
     """The listed entries of one published list matching the query string's filters."""
 
@@ -47,14 +36,12 @@ class ListFilterSet(django_filters.FilterSet):
         method="by_name",
         max_length=100,
         validators=[_PRINTABLE],
-        widget=forms.TextInput(attrs={"type": "search", "placeholder": _("e.g. Kamińska, Adam")}),
     )
     country = django_filters.CharFilter(
         label=_("Country"),
         method="by_country",
         max_length=2,
         validators=[RegexValidator(COUNTRY, _("A two-letter country code, e.g. DE."))],
-        widget=forms.TextInput(attrs={"size": 3, "autocapitalize": "characters"}),
     )
     club = django_filters.CharFilter(
         label=_("Club"), field_name="player__club", max_length=100, validators=[_PRINTABLE]
@@ -64,11 +51,9 @@ class ListFilterSet(django_filters.FilterSet):
         field_name="player__grade",
         max_length=3,
         validators=[RegexValidator(GRADE, _("Letters and digits only."))],
-        widget=forms.TextInput(attrs={"size": 4}),
     )
-    active = django_filters.BooleanFilter(
-        label=_("Active"), field_name="player__active", widget=ActiveSelect
-    )
+    # Yes, no or any: "true"/"false" (or True/False, 2/3); anything else reads as any.
+    active = django_filters.BooleanFilter(label=_("Active"), field_name="player__active")
 
     def __init__(self, data, rating_list: RatingList):
         entries = RatingEntry.objects.filter(rating_list=rating_list, listed=True)
