@@ -45,7 +45,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django.contrib.humanize",
-    "django_tables2",
+    "django_filters",
     "ninja",  # its own static files for the Swagger UI at /api/v1/docs/ (no CDN)
     "axes",  # admin login throttling
     "health_check",  # /health/ (federation/urls.py)
@@ -131,6 +131,8 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = env.path("STATIC_ROOT", BASE_DIR / "staticfiles")
+# Files written once at publication (a list's exports), served by the site.
+MEDIA_ROOT = env.path("MEDIA_ROOT", BASE_DIR / "media")
 
 LOGIN_URL = "admin:login"
 

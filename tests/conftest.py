@@ -53,3 +53,13 @@ def eager_celery():
     app.conf.task_always_eager = True
     yield
     app.conf.task_always_eager = previous
+
+
+@pytest.fixture(autouse=True)
+def _media_root(tmp_path):
+    """Files written at publication go to the test's own directory: list ids are reused
+    between tests (rolled back), and factories publish at fixed times."""
+    from django.test import override_settings
+
+    with override_settings(MEDIA_ROOT=tmp_path / "media"):
+        yield

@@ -32,7 +32,7 @@ from ratings.services.runs import (
     request_run,
 )
 from ratings.systems.common import chain_drafts
-from ratings.web import page_cache
+from ratings.web import page_cache, published_files
 from tournaments.models import EventStatus
 
 logger = logging.getLogger(__name__)
@@ -88,6 +88,7 @@ def publish_list(*, list_id: int, by=None) -> RatingList:
     _fault_pause("RATING_PUBLISH_FAULT_PAUSE_FILE")
     page_cache.bump_generation()
     transaction.on_commit(page_cache.bump_generation)  # what rendered meanwhile is stale too
+    transaction.on_commit(lambda: published_files.write_all(rating_list.pk), robust=True)
     audit.record(
         actor=by,
         action="publish",

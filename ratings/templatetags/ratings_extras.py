@@ -5,6 +5,7 @@ from django.conf import settings
 from django.urls import NoReverseMatch, reverse, translate_url
 from django.utils.encoding import iri_to_uri
 from django.utils.formats import get_format
+from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, override
 
@@ -12,10 +13,21 @@ from ratings import systems
 from ratings.engines.core.rounding import half_up_2, half_up_int
 from ratings.numbers import signed as _signed
 from ratings.numbers import signed_unrounded
-from ratings.web import list_filter_inputs
-from ratings.web.tables import change_cell, escape_text
 
 register = template.Library()
+
+
+def escape_text(value) -> str:
+    """escape(value) as text (the language switcher's links and names)."""
+    return str(escape(value))
+
+
+def change_cell(published: int | None, unrounded: float | None) -> str:
+    """The published change, with the unrounded one as its tooltip (in the reader's decimal
+    separator)."""
+    if published is None:
+        return _signed(None)
+    return f'<span title="{localized(signed_unrounded(unrounded))}">{_signed(published)}</span>'
 
 
 @register.filter
@@ -37,6 +49,12 @@ def signed(value):
 def change(published, unrounded=None):
     """A published change with the unrounded one as its tooltip: {{ x.published|change:x.raw }}."""
     return mark_safe(change_cell(published, unrounded))
+
+
+@register.filter
+def dash(value):
+    """The value, or — where there is none (None or empty; 0 stays 0)."""
+    return "—" if value is None or value == "" else value
 
 
 @register.filter
@@ -138,23 +156,3 @@ def _in_language(request, code: str) -> str:
         return request.get_full_path()
     query = request.META.get("QUERY_STRING", "")
     return f"{path}?{iri_to_uri(query)}" if query else path
-
-
-@register.simple_tag
-def filter_inputs(form, federation):
-    """The list page's filter fields (ratings.web.list_filter_inputs), grade where the federation
-    shows grades."""
-    return list_filter_inputs.filter_inputs(form, shows_grade=systems.of(federation).shows_grade)
-
-
-@register.simple_tag
-def select_options(choices, selected) -> str:
-    """<option>s of (value, label) pairs, `selected` marked: one tag instead of a loop the
-    template engine resolves three variables per option of (the list page's period selector)."""
-    return mark_safe(
-        "".join(
-            f'<option value="{escape_text(value)}"{" selected" if value == selected else ""}>'
-            f"{escape_text(label)}</option>"
-            for value, label in choices
-        )
-    )

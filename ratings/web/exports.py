@@ -1,7 +1,8 @@
 """Exports of exactly the rows a list page's filters select: CSV, XLSX, fixed-width TXT, JSON.
 
-The writers are plain generators over the flat rows (ratings.selectors.flat_row), so the views
-stream them (a 100,000-row list is never held in memory as text) and tests can call them directly.
+The writers are plain generators over the flat rows (ratings.selectors.lists.flat_row): the
+whole list's are written to a file once (ratings.web.published_files), a filtered selection's
+are streamed (a 100,000-row list is never held in memory as text), and tests call them directly.
 Ratings and changes are the published integers (a change is the difference of two published
 ratings, ratings.numbers); the JSON export carries the unrounded values beside them. RD appears
 for ICCF only. Names come from outside files, so every spreadsheet-readable format
@@ -16,6 +17,10 @@ import json
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+
+from django.http import HttpResponse, StreamingHttpResponse
+
+from ratings.models import RatingList
 
 FORMATS = {
     "csv": "text/csv; charset=utf-8",
@@ -178,3 +183,35 @@ def xlsx_bytes(rows: Iterable[dict], system, title: str) -> bytes:
     out = io.BytesIO()
     workbook.save(out)
     return out.getvalue()
+
+
+def chunks(
+    rating_list: RatingList, fmt: str, rows: Iterable[dict], system, *, filters: dict[str, str]
+) -> Iterator[str | bytes]:
+    """The export of `rows` (of `rating_list`, selected by `filters`) in the format `fmt`."""
+    federation, period = rating_list.federation, rating_list.period
+    if fmt == "csv":
+        return csv_lines(rows, system)
+    if fmt == "txt":
+        return txt_lines(rows, system, f"{federation.name} {period.code}")
+    if fmt == "json":
+        published = rating_list.published_at
+        meta = {
+            "federation": federation.code,
+            "period": period.code,
+            "valid_from": period.valid_from.isoformat(),
+            "published_at": published.isoformat() if published else None,
+            "filters": filters,
+        }
+        return json_chunks(rows, meta)
+    return iter([xlsx_bytes(rows, system, f"{federation.code} {period.code}")])
+
+
+def streamed(
+    rating_list: RatingList, fmt: str, rows: Iterable[dict], system, *, filters: dict[str, str]
+) -> HttpResponse:
+    """The export as a response: text formats streamed, XLSX (a zip) whole."""
+    written = chunks(rating_list, fmt, rows, system, filters=filters)
+    if fmt == "xlsx":
+        return HttpResponse(b"".join(written), content_type=FORMATS[fmt])
+    return StreamingHttpResponse(written, content_type=FORMATS[fmt])

@@ -1,4 +1,6 @@
-"""Query-string handling of the list page: the filters and the page navigation (plain forms).
+"""The list page's query string: its filters (a django-filter FilterSet over the list's entries)
+and its sorting and paging (a plain form). The page writes the inputs itself
+(templates/ratings/_list_filters.html).
 
 Bad input never reaches the database: each value is validated by a form field, and an invalid
 query string is shown back to the reader as form errors (status 400), never a 500.
@@ -7,16 +9,16 @@ query string is shown back to the reader as form errors (status 400), never a 50
 from __future__ import annotations
 
 import hashlib
-from functools import cached_property
 from urllib.parse import urlencode
 
+import django_filters
 from django import forms
 from django.core.validators import RegexValidator
 from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from federation.player_search import player_name_q
-from ratings.models import RatingEntry
+from ratings.models import RatingEntry, RatingList
 from ratings.selectors.common import KEYSET_SORTS, PAGE_SIZE, SORTS
 
 # The patterns are shared with the API's query schema (ratings.web.api.schemas), which documents them.
@@ -26,106 +28,57 @@ GRADE = r"^[0-9A-Za-z]*$"
 _PRINTABLE = RegexValidator(PRINTABLE, _("Control characters are not allowed."))
 
 
-class _Shared:
-    """A form field shared by every form instance instead of deep-copied into each (Django
-    copies a form's fields per instance: a millisecond a list page). Safe because these forms
-    only validate: nothing changes a field after the class is made, and the page writes its
-    own inputs (templates/ratings/list.html)."""
+class ListFilterSet(django_filters.FilterSet):
+    """The listed entries of one published list matching the query string's filters."""
 
-    def __deepcopy__(self, memo):
-        return self
-
-
-class _Text(_Shared, forms.CharField):
-    pass
-
-
-class _YesNo(_Shared, forms.NullBooleanField):
-    """Yes, no or any: "true"/"false" (or True/False, 1/0); anything else reads as any."""
-
-
-class _Number(_Shared, forms.IntegerField):
-    pass
-
-
-class _Choice(_Shared, forms.ChoiceField):
-    pass
-
-
-class _ValidatingForm(forms.Form):
-    """A form that only validates a query string: its bound fields are not kept. Each refers to
-    its form, and kept on it they would make a cycle that outlives the request until the garbage
-    collector runs (federation.cycle_free, tests/site/test_no_reference_cycles.py)."""
-
-    def __getitem__(self, name):
-        bound = super().__getitem__(name)
-        del self._bound_fields_cache[name]  # Django's cache of them on the form
-        return bound
-
-
-class ListFilterForm(_ValidatingForm):
-    q = _Text(label=_("Name or id"), max_length=100, required=False, validators=[_PRINTABLE])
-    country = _Text(
+    q = django_filters.CharFilter(
+        label=_("Name or id"),
+        method="by_name",
+        max_length=100,
+        validators=[_PRINTABLE],
+    )
+    country = django_filters.CharFilter(
         label=_("Country"),
+        method="by_country",
         max_length=2,
-        required=False,
         validators=[RegexValidator(COUNTRY, _("A two-letter country code, e.g. DE."))],
     )
-    club = _Text(label=_("Club"), max_length=100, required=False, validators=[_PRINTABLE])
-    grade = _Text(
+    club = django_filters.CharFilter(
+        label=_("Club"), field_name="player__club", max_length=100, validators=[_PRINTABLE]
+    )
+    grade = django_filters.CharFilter(
         label=_("Title or grade"),
+        field_name="player__grade",
         max_length=3,
-        required=False,
         validators=[RegexValidator(GRADE, _("Letters and digits only."))],
     )
-    active = _YesNo(label=_("Active"), required=False)
+    # Yes, no or any: "true"/"false" (or True/False, 2/3); anything else reads as any.
+    active = django_filters.BooleanFilter(label=_("Active"), field_name="player__active")
 
-
-class ListFilters:
-    """The filters of a rating list: `.form` validates the query string, `.qs` is the entries
-    of the list matching its valid values (no order yet)."""
-
-    def __init__(self, data, rating_list):
-        self.form = ListFilterForm(data)
+    def __init__(self, data, rating_list: RatingList):
+        entries = RatingEntry.objects.filter(rating_list=rating_list, listed=True)
+        super().__init__(data, queryset=entries)
         self.rating_list = rating_list
 
-    def is_valid(self) -> bool:
-        return self.form.is_valid()
+    def by_name(self, queryset: QuerySet, _name: str, value: str) -> QuerySet:
+        return queryset.filter(player_name_q(value, prefix="player__"))
 
-    @property
-    def errors(self):
-        return self.form.errors
-
-    @cached_property
-    def qs(self) -> QuerySet[RatingEntry]:
-        self.form.is_valid()  # validates once; an invalid value is left out, as it is shown back
-        values = self.form.cleaned_data
-        qs = RatingEntry.objects.filter(rating_list=self.rating_list, listed=True)
-        if values.get("q") and values["q"].strip():
-            qs = qs.filter(player_name_q(values["q"].strip(), prefix="player__"))
-        if values.get("country"):
-            qs = qs.filter(player__country=values["country"].upper())
-        if values.get("club"):
-            qs = qs.filter(player__club=values["club"])
-        if values.get("grade"):
-            qs = qs.filter(player__grade=values["grade"])
-        if values.get("active") is not None:
-            qs = qs.filter(player__active=values["active"])
-        return qs
+    def by_country(self, queryset: QuerySet, _name: str, value: str) -> QuerySet:
+        return queryset.filter(player__country=value.upper())
 
 
-def entries_filterset(data, rating_list) -> ListFilters:
-    return ListFilters(data, rating_list)
+def entries_filterset(data, rating_list: RatingList) -> ListFilterSet:
+    return ListFilterSet(data, rating_list)
 
 
-class ListNavForm(_ValidatingForm):
+class ListNavForm(forms.Form):
     """Sorting and paging: keyset cursors (after/before, a rank) or a page number."""
 
-    sort = _Choice(choices=[(k, k) for k in SORTS], required=False)
-    after = _Number(min_value=0, max_value=10**9, required=False)
-    before = _Number(min_value=0, max_value=10**9, required=False)
-    page = _Number(min_value=1, max_value=10**6, required=False)
-    size = _Number(min_value=1, max_value=200, required=False)
+    sort = forms.ChoiceField(choices=[(k, k) for k in SORTS], required=False)
+    after = forms.IntegerField(min_value=0, max_value=10**9, required=False)
+    before = forms.IntegerField(min_value=0, max_value=10**9, required=False)
+    page = forms.IntegerField(min_value=1, max_value=10**6, required=False)
+    size = forms.IntegerField(min_value=1, max_value=200, required=False)
 
     def clean(self):
         data = super().clean()
@@ -137,7 +90,7 @@ class ListNavForm(_ValidatingForm):
         return data
 
 
-FILTER_PARAMS = ("q", "country", "club", "grade", "active")
+FILTER_PARAMS = tuple(ListFilterSet.base_filters)
 # Every query parameter the list page reads (the page cache keys on these only).
 LIST_PARAMS = (*FILTER_PARAMS, "sort", "after", "before", "page", "size")
 
@@ -147,7 +100,7 @@ def filter_params(data) -> dict[str, str]:
     return {k: data[k] for k in FILTER_PARAMS if data.get(k)}
 
 
-def order_key(rating_list, filterset, sort: str) -> str | None:
+def order_key(rating_list: RatingList, filterset: ListFilterSet, sort: str) -> str | None:
     """Cache key of a filtered or non-rank order of a published list (None: keyset on rank)."""
     data = {k: v for k, v in filterset.form.cleaned_data.items() if v not in (None, "")}
     if not data and sort in KEYSET_SORTS:

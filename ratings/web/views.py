@@ -10,7 +10,7 @@ import functools
 import logging
 from urllib.parse import urlencode
 
-from django.http import Http404, HttpResponse, StreamingHttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -22,7 +22,7 @@ from ratings.selectors import common, diffs, events, federations, lists, players
 from ratings.selectors.errors import NotFound
 from ratings.selectors.run_files import files_of, json_download
 from ratings.services.live import live_rating
-from ratings.web import csv_copy, exports, list_heading, native_download, player_tables
+from ratings.web import exports, published_files, tables
 from ratings.web.charts import ChartPoint, rating_chart
 from ratings.web.filters import (
     LIST_PARAMS,
@@ -32,7 +32,6 @@ from ratings.web.filters import (
     order_key,
 )
 from ratings.web.page_cache import cached_public_page
-from ratings.web.tables import ListTable
 
 logger = logging.getLogger(__name__)
 
@@ -112,13 +111,16 @@ def _list_context(request, federation: str, period: str):
 def rating_list(request, federation: str, period: str):
     rating_list, filterset, nav = _list_context(request, federation, period)
     fed = rating_list.federation
+    system = systems.of(fed)
     context = {
         "rating_list": rating_list,
         "federation": fed,
+        "system": system,
         "filterset": filterset,
         "nav": nav,
-        "heading": list_heading.heading(request, rating_list),
-        "native_export": systems.of(fed).native_export,
+        "periods": federations.period_options(fed, rating_list.newest_list_id),
+        "native_export": system.native_export,
+        "rows": None,
     }
     if not (filterset.is_valid() and nav.is_valid()):
         return render(request, "ratings/list.html", context, status=400)
@@ -134,13 +136,13 @@ def rating_list(request, federation: str, period: str):
         size=nav.cleaned_data["size"],
         order_key=order_key(rating_list, filterset, sort),
     )
-    table = ListTable(page.rows, federation_code=fed.code, system=systems.of(fed))
-    table.build_header_links(request.path, filters, sort)
     base = {**filters, "sort": sort} if sort != "rank" else dict(filters)
     if nav.cleaned_data["size"] != common.PAGE_SIZE:
         base["size"] = nav.cleaned_data["size"]
     context.update(
-        table=table,
+        rows=page.rows,
+        headers=tables.sort_headers(request.path, filters, sort),
+        column_count=tables.column_count(system),
         page=page,
         sort=sort,
         next_url=_page_url(request.path, base, page, forward=True),
@@ -176,15 +178,10 @@ def _page_url(path: str, base: dict, page: lists.ListPage, *, forward: bool) -> 
 @not_found_as_404
 @require_GET
 def list_native_export(request, federation: str, period: str):
-    """The whole list in its federation's own format (the system's ``exports.py``)."""
+    """The whole list in its federation's own format (the system's native export), the file
+    written at publication (ratings.web.published_files)."""
     rating_list = federations.published_list(federation, period)
-    fed = rating_list.federation
-    native = systems.of(fed).native_export
-    response = StreamingHttpResponse(native_download.native_lines(rating_list))
-    response["Content-Type"] = "text/plain; charset=utf-8"
-    filename = f"{fed.code}-{rating_list.period.code}-{native.suffix}"
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
+    return published_files.response(rating_list, published_files.NATIVE)
 
 
 @not_found_as_404
@@ -199,35 +196,19 @@ def list_export(request, federation: str, period: str, fmt: str):
             status=400,
             content_type="text/plain; charset=utf-8",
         )
+    sort = nav.cleaned_data["sort"]
+    filters = filter_params(request.GET)
+    if not filters and sort == "rank":  # the whole list: the file written at publication
+        return published_files.response(rating_list, fmt)
     fed = rating_list.federation
-    system = systems.of(fed)
-    rows = lists.export_rows(filterset.qs, nav.cleaned_data["sort"])
-    title = f"{fed.name} {rating_list.period.code}"
+    response = exports.streamed(
+        rating_list,
+        fmt,
+        lists.export_rows(filterset.qs, sort),
+        systems.of(fed),
+        filters=filters,
+    )
     filename = f"{fed.code}-{rating_list.period.code}.{fmt}"
-    if fmt == "csv" and csv_copy.supported():  # PostgreSQL writes the same bytes itself
-        response = StreamingHttpResponse(
-            csv_copy.csv_chunks(filterset.qs, nav.cleaned_data["sort"], system)
-        )
-    elif fmt == "csv":
-        response = StreamingHttpResponse(exports.csv_lines(rows, system))
-    elif fmt == "txt":
-        response = StreamingHttpResponse(exports.txt_lines(rows, system, title))
-    elif fmt == "json":
-        meta = {
-            "federation": fed.code,
-            "period": rating_list.period.code,
-            "valid_from": rating_list.period.valid_from.isoformat(),
-            "published_at": rating_list.published_at.isoformat()
-            if rating_list.published_at
-            else None,
-            "filters": filter_params(request.GET),
-        }
-        response = StreamingHttpResponse(exports.json_chunks(rows, meta))
-    else:
-        response = HttpResponse(
-            exports.xlsx_bytes(rows, system, f"{fed.code} {rating_list.period.code}")
-        )
-    response["Content-Type"] = exports.FORMATS[fmt]
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
 
@@ -297,29 +278,8 @@ def player(request, federation: str, player: str):
             "system": system,
             "games_shown": common.PLAYER_GAMES_SHOWN,
             "live": live_rating(person) if person.has_live_rating else None,
-            **_player_tables(profile, system),
         },
     )
-
-
-def _player_tables(profile: players.PlayerProfile, system) -> dict:
-    """The player page's long tables' rows and its current rating, rendered in Python
-    (ratings.web.player_tables)."""
-    code, fid = profile.player.federation.code, profile.player.federation_player_id
-    return {
-        "current_section": player_tables.current_section(
-            profile,
-            federation_code=code,
-            system_code=system.code,
-            shows_rd=system.shows_rd,
-            has_half_ratings=system.has_half_ratings,
-        ),
-        "history_rows": player_tables.history_rows(
-            profile.history, federation_code=code, player_id=fid, shows_rd=system.shows_rd
-        ),
-        "event_rows": player_tables.event_rows(profile.events, federation_code=code, player_id=fid),
-        "game_rows": player_tables.game_rows(profile.games, federation_code=code),
-    }
 
 
 @not_found_as_404
