@@ -34,7 +34,11 @@ def egd_file(*rows: bytes) -> bytes:
 
 def run(federation, data: bytes, name: str = "allworld.html", **options):
     return import_player_list(
-        federation=federation, source=lambda: io.BytesIO(data), filename=name, **options
+        federation=federation,
+        source=lambda: io.BytesIO(data),
+        filename=name,
+        by=COMMAND_LINE,
+        **options,
     )
 
 

@@ -155,13 +155,13 @@ def test_the_review_shows_original_beside_revised(demo):
 def test_a_failed_publication_publishes_nothing_of_the_chain(demo):
     egf = Federation.objects.get(system="egf")
     codes = sorted(_published(egf))
-    runs = publication.rerate_from(federation=egf, period_code=codes[-2], by=COMMAND_LINE)
+    chain = publication.rerate_from(federation=egf, period_code=codes[-2], by=COMMAND_LINE)
     _flip_a_result(egf, codes[-1])  # makes the last draft stale
     before = _published(egf)
     with pytest.raises(runs.RunError, match="no longer matches"):
-        publication.publish_chain(head_run_id=runs[0].pk, by=COMMAND_LINE)
+        publication.publish_chain(head_run_id=chain[0].pk, by=COMMAND_LINE)
     assert _published(egf) == before
-    assert {rl.status for rl in RatingList.objects.filter(run__in=runs)} == {ListStatus.DRAFT}
+    assert {rl.status for rl in RatingList.objects.filter(run__in=chain)} == {ListStatus.DRAFT}
 
 
 def test_a_correction_of_an_earlier_period_alone_marks_the_later_ones(demo):
