@@ -213,23 +213,23 @@ def test_redis_restarted_while_runs_are_queued(iccf_world, private_redis, worker
     other = Federation.objects.create(code="icc2", name="ICCF two", system="iccf")
     for i in range(2):
         Player.objects.create(federation=other, federation_player_id=str(i), surname=f"Q{i}")
-    runs = [
+    queued = [
         runs.request_run(federation=f, period_code="2026Q1", enqueue=False, by=COMMAND_LINE)
         for f in (federation, other)
     ]
-    for run in runs:
+    for run in queued:
         broker("ratings.execute_run", run.pk)
     wait_for(lambda: private_redis.queued() == 2, what="two queued messages")
     private_redis.restart()
     assert private_redis.queued() == 0  # the messages were lost with the restart
     workers(RATING_RUN_REAP_AFTER_SECONDS="0")
     time.sleep(3)
-    assert all(RatingRun.objects.get(pk=r.pk).status == RunStatus.QUEUED for r in runs)
+    assert all(RatingRun.objects.get(pk=r.pk).status == RunStatus.QUEUED for r in queued)
 
     broker("ratings.reap_stuck_runs")  # what beat sends every ten minutes
-    for run in runs:
+    for run in queued:
         wait_for(_finished(run.pk), timeout=90, what=f"run {run.pk} after the reaper")
-    for run in runs:
+    for run in queued:
         run.refresh_from_db()
         assert run.status == RunStatus.SUCCEEDED, run.error
         assert RatingList.objects.filter(run=run).count() == 1
