@@ -54,7 +54,7 @@ class NotAllowed(PermissionDenied):
     so one that no view catches is a 403, never a 500."""
 
 
-def _is_person(actor) -> bool:
+def _is_person(actor: Actor) -> bool:
     return (
         actor is not None
         and not isinstance(actor, SystemActor)
@@ -63,7 +63,7 @@ def _is_person(actor) -> bool:
     )
 
 
-def may_rate(actor, federation_id: int) -> bool:
+def may_rate(actor: Actor, federation_id: int) -> bool:
     """Run, publish, discard, re-rate and import lists: a rating officer of the federation, a
     superuser, or the system."""
     if isinstance(actor, SystemActor):
@@ -71,7 +71,7 @@ def may_rate(actor, federation_id: int) -> bool:
     return _is_person(actor) and is_rating_officer(actor, federation_id)
 
 
-def may_edit_players(actor, federation_id: int) -> bool:
+def may_merge_players(actor: Actor, federation_id: int) -> bool:
     """Merge a federation's duplicate players: any of its officials, a superuser, or the system."""
     if isinstance(actor, SystemActor):
         return True
@@ -81,14 +81,14 @@ def may_edit_players(actor, federation_id: int) -> bool:
     return ids is None or federation_id in ids
 
 
-def require_rating_officer(actor, federation: Federation, doing: str) -> None:
+def require_rating_officer(actor: Actor, federation: Federation, doing: str) -> None:
     """NotAllowed unless ``actor`` may rate for ``federation`` (``doing``: "publish lists")."""
     if not may_rate(actor, federation.pk):
         raise NotAllowed(f"Only a rating officer of {federation.code} may {doing}.")
 
 
-def require_official(actor, federation: Federation, doing: str) -> None:
-    if not may_edit_players(actor, federation.pk):
+def require_official(actor: Actor, federation: Federation, doing: str) -> None:
+    if not may_merge_players(actor, federation.pk):
         raise NotAllowed(f"Only an official of {federation.code} may {doing}.")
 
 

@@ -1,4 +1,4 @@
-"""Thin Celery adapters: ids in, one service call."""
+"""Thin Celery adapters: ids in, one service call, acting as the scheduler (a system actor)."""
 
 from __future__ import annotations
 

@@ -233,9 +233,10 @@ def publish_chain(*, head_run_id: int, by: Actor) -> list[RatingList]:
 
 
 def discard_chain(*, head_run_id: int, by: Actor) -> int:
-    drafts = list(_chain_lists(head_run_id).filter(status=ListStatus.DRAFT))
-    if drafts:
-        require_rating_officer(by, drafts[0].federation, "discard its lists")
+    chain = list(_chain_lists(head_run_id))
+    if chain:
+        require_rating_officer(by, chain[0].federation, "discard its lists")
+    drafts = [rating_list for rating_list in chain if rating_list.status == ListStatus.DRAFT]
     count = 0
     for rating_list in drafts:
         discard_list(list_id=rating_list.pk, by=by)
