@@ -1,4 +1,6 @@
-"""Rating periods and calendars of the four systems (RULES §5). Pure: stdlib only, no clock.
+"""Rating periods and the calendar arithmetic the systems share (RULES §5). Pure: stdlib only, no
+clock. Each system's own calendar and calendar rules are its package's ``calendar.py``
+(``ratings/systems/<code>/calendar.py``); ``calendar_of(system)`` finds it.
 
 A ``Period`` is one rating period: the window of games/tournaments it rates
 (``starts_on``..``ends_on``, both inclusive), the day its list is published, the days that list is
@@ -36,20 +38,18 @@ Decisions where RULES.md leaves room ([P], see also the tests):
 
 from __future__ import annotations
 
+import importlib
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
-from decimal import ROUND_HALF_UP, Decimal
 
 from ratings.engines import SYSTEMS
 from ratings.engines.core.errors import EngineInputError
-from ratings.engines.core.grades import parse_grade
 from ratings.engines.core.months import add_months, first_of, month_index
 
-_ONE_DAY = timedelta(days=1)
-_CENT = Decimal("0.01")
+ONE_DAY = timedelta(days=1)
 
 
 @dataclass(frozen=True)
@@ -87,63 +87,31 @@ class Period:
     @property
     def due_on(self) -> date:
         """The first day the period's rating run may start."""
-        return (self.report_deadline or self.ends_on) + _ONE_DAY
+        return (self.report_deadline or self.ends_on) + ONE_DAY
 
     def contains(self, day: date) -> bool:
         return self.starts_on <= day <= self.ends_on
 
 
-# --- building periods from their first window month ----------------------------------------------
+# --- building periods from their first window month (each system's calendar.py uses these) -----
 
 
-def _quarter_code(valid_from: date) -> str:
+def quarter_code(valid_from: date) -> str:
     return f"{valid_from.year}Q{(valid_from.month - 1) // 3 + 1}"
 
 
-def _iccf(calendar: Calendar, start: int, params: CalendarParams) -> Period:
-    # Window months start, start+1, start+2; the list is valid from start+4 (Sep-Nov -> 1 Jan).
-    valid_from = first_of(start + 4)
-    deadline = add_months(valid_from, -1)
-    return Period(
-        system=calendar.system,
-        code=_quarter_code(valid_from),
-        starts_on=first_of(start),
-        ends_on=first_of(start + 3) - _ONE_DAY,
-        list_published_on=deadline.replace(day=params.iccf_publication_day),
-        valid_from=valid_from,
-        valid_until=first_of(start + 7) - _ONE_DAY,
-        report_deadline=deadline,
-    )
-
-
-def _wfcc(calendar: Calendar, start: int, params: CalendarParams) -> Period:
-    # Tournaments ended (report included) in a calendar quarter -> list of the next quarter's 1st.
-    valid_from = first_of(start + 3)
-    ends_on = valid_from - _ONE_DAY
-    return Period(
-        system=calendar.system,
-        code=_quarter_code(valid_from),
-        starts_on=first_of(start),
-        ends_on=ends_on,
-        list_published_on=valid_from,
-        valid_from=valid_from,
-        valid_until=first_of(start + 6) - _ONE_DAY,
-        report_deadline=ends_on,
-    )
-
-
-def _batch(calendar: Calendar, start: int, params: CalendarParams) -> Period:
-    # EGF snapshots and PlayChess batches: the run on the day after the window is the list day.
+def batch_period(calendar: Calendar, start: int, params: CalendarParams) -> Period:
+    """EGF snapshots and PlayChess batches: the run on the day after the window is the list day."""
     months = calendar.months(params)
     run_day = first_of(start + months)
     return Period(
         system=calendar.system,
         code=f"{start // 12:04d}-{start % 12 + 1:02d}",
         starts_on=first_of(start),
-        ends_on=run_day - _ONE_DAY,
+        ends_on=run_day - ONE_DAY,
         list_published_on=run_day,
         valid_from=run_day,
-        valid_until=first_of(start + 2 * months) - _ONE_DAY,
+        valid_until=first_of(start + 2 * months) - ONE_DAY,
         report_deadline=None,
     )
 
@@ -178,22 +146,15 @@ class Calendar:
         return due_periods(self.system, last_rated_code, today, params=params)
 
 
-def _three_months(params: CalendarParams) -> int:
+def three_months(params: CalendarParams) -> int:
     return 3
 
 
-ICCF = Calendar("iccf", _three_months, 2, _iccf, list_lag=2)
-WFCC = Calendar("wfcc", _three_months, 0, _wfcc, list_lag=1)
-EGF = Calendar("egf", lambda p: p.egf_snapshot_months, 0, _batch, list_lag=None)
-PLAYCHESS = Calendar("playchess", lambda p: p.playchess_batch_months, 0, _batch, list_lag=None)
-CALENDARS = (ICCF, WFCC, EGF, PLAYCHESS)
-
-
 def calendar_of(system: str) -> Calendar:
-    for calendar in CALENDARS:
-        if calendar.system == system:
-            return calendar
-    raise EngineInputError("system", f"unknown rating system {system!r}; one of {SYSTEMS}")
+    """The calendar of ``system``: its package's pure ``calendar.py`` (ratings.systems.base)."""
+    if system not in SYSTEMS:
+        raise EngineInputError("system", f"unknown rating system {system!r}; one of {SYSTEMS}")
+    return importlib.import_module(f"ratings.systems.{system}.calendar").CALENDAR
 
 
 # --- public API ---------------------------------------------------------------------------------
@@ -241,11 +202,11 @@ def period_by_code(system: str, code: str, *, params: CalendarParams = DEFAULT_P
 
 
 def next_period(period: Period, *, params: CalendarParams = DEFAULT_PARAMS) -> Period:
-    return period_for(period.system, period.ends_on + _ONE_DAY, params=params)
+    return period_for(period.system, period.ends_on + ONE_DAY, params=params)
 
 
 def previous_period(period: Period, *, params: CalendarParams = DEFAULT_PARAMS) -> Period:
-    return period_for(period.system, period.starts_on - _ONE_DAY, params=params)
+    return period_for(period.system, period.starts_on - ONE_DAY, params=params)
 
 
 def due_periods(
@@ -277,125 +238,3 @@ def list_valid_on(list_dates: Iterable[date], day: date) -> date | None:
     ordered: Sequence[date] = sorted(list_dates)
     at = bisect_right(ordered, day)
     return ordered[at - 1] if at else None
-
-
-# --- ICCF ---------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class IccfAssignment:
-    period: Period  # the period whose list includes the result
-    late: bool  # reported after the deadline of the window the game finished in
-    reason: str
-
-
-def iccf_period_for_report(
-    reported_on: date,
-    *,
-    finished_on: date | None = None,
-    params: CalendarParams = DEFAULT_PARAMS,
-) -> IccfAssignment:
-    """Which ICCF list includes a result, and why (rules 3/4 and RULES §5 [P])."""
-    finished = reported_on if finished_on is None else finished_on
-    if finished > reported_on:
-        raise EngineInputError("finished_on", f"{finished} is after the report date {reported_on}")
-    home = period_for("iccf", finished, params=params)
-    deadline = home.report_deadline
-    if reported_on <= deadline:
-        what = "reported" if finished_on is None else f"finished {finished}, reported"
-        return IccfAssignment(
-            period=home,
-            late=False,
-            reason=(
-                f"{what} {reported_on}, on or before {deadline} (one month before the list of "
-                f"{home.valid_from}): rated in {home.code}"
-            ),
-        )
-    rolled = period_for("iccf", reported_on, params=params)
-    return IccfAssignment(
-        period=rolled,
-        late=True,
-        reason=(
-            f"finished {finished} in the window of {home.code} but reported {reported_on}, after "
-            f"its deadline {deadline} (one month before {home.valid_from}): rolls into "
-            f"{rolled.code}"
-        ),
-    )
-
-
-# --- WFCC ---------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class WfccPlacement:
-    counted_in: Period  # the period (and so the next list) the tournament's changes go into
-    rated_with: Period  # the period whose list was valid at the tournament's start (its Rat)
-
-
-def wfcc_period_for_tournament(
-    start: date,
-    end: date,
-    *,
-    reported_on: date | None = None,
-    params: CalendarParams = DEFAULT_PARAMS,
-) -> WfccPlacement:
-    """Counted in the period in which it ends (report included); rated with the list at its start."""
-    if end < start:
-        raise EngineInputError("end", f"{end} is before the start {start}")
-    completed = end if reported_on is None else max(end, reported_on)
-    counted_in = period_for("wfcc", completed, params=params)
-    # The list valid at the start is the one published at the end of the window before it.
-    rated_with = previous_period(period_for("wfcc", start, params=params), params=params)
-    return WfccPlacement(counted_in=counted_in, rated_with=rated_with)
-
-
-WFCC_EXPIRY_YEARS = 5
-
-
-def wfcc_expired(last_rated_tournament_end: date, list_date: date) -> bool:
-    """True if the solver leaves the list of ``list_date``: five years without a rated tournament.
-
-    On return his former full rating is used again and a former half-rating is discarded (§4.2);
-    the caller keeps the full rating in the database.
-    """
-    return list_date >= add_months(last_rated_tournament_end, 12 * WFCC_EXPIRY_YEARS)
-
-
-def wfcc_next_list_rating(list_rating: float, changes: Iterable[float]) -> float:
-    """List rating + Σ ChOfRat (each rounded half-up to 2 decimals) -> the next list value (§5).
-
-    Every tournament of a period uses the list rating as Rat, so changes add up instead of a later
-    tournament overwriting an earlier one. Summed in Decimal: exact and order-independent.
-    """
-    total = Decimal(repr(float(list_rating)))
-    for change in changes:
-        total += Decimal(repr(float(change))).quantize(_CENT, rounding=ROUND_HALF_UP)
-    return float(total.quantize(_CENT, rounding=ROUND_HALF_UP))
-
-
-# --- EGF ----------------------------------------------------------------------------------------
-
-
-def egf_tournament_order_key(end: date, start: date, code: str) -> tuple[date, date, str]:
-    """Tournaments are rated by end date, then start date, then EGD code (§5 [P])."""
-    return (end, start, code)
-
-
-def egf_is_active(grade: str, last_tournament_date: date, list_date: date) -> bool:
-    """Whether a player stays on the published list of ``list_date`` (RULES §2.5 [P]).
-
-    An inactive player is only left out of the published list; the caller keeps him and his
-    rating in the database and uses it again when he returns.
-
-    The current year/month is not counted: a dan or pro stays if his last tournament is in year
-    >= Y - 2; a 1-10 kyu if in month >= M - 12; an 11 kyu or weaker if in month >= M - 6.
-    ``grade`` is the last professed grade, e.g. "3d", "12k", "1p"; a bare number is kyu.
-    """
-    try:
-        professed = parse_grade(grade)
-    except ValueError as exc:
-        raise EngineInputError("grade", str(exc)) from None
-    if not professed.is_kyu:
-        return last_tournament_date.year >= list_date.year - 2
-    months = 12 if professed.number <= 10 else 6
-    return month_index(last_tournament_date) >= month_index(list_date) - months

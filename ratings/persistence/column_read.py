@@ -21,7 +21,7 @@ from django.core.exceptions import EmptyResultSet
 from django.db import connections
 from django.db.models import QuerySet
 
-from federation.prepared import binary_results, server_binding_cursor
+from ratings.persistence.server_binding import server_binding_cursor
 
 NULL_INT = np.iinfo(np.int64).min
 NULL_DAY = np.iinfo(np.int32).min  # PostgreSQL's binary -infinity date
@@ -53,8 +53,8 @@ def read_columns(queryset: QuerySet, kinds: Mapping[str, str]) -> dict[str, np.n
         f"string_agg({_KINDS[kinds[name]][0].format(f'q.c{i}')}, '' :: bytea)"
         for i, name in enumerate(names)
     )
-    with server_binding_cursor(connection, one_off=True) as cursor:
-        binary_results(cursor)  # the joined values arrive as they are, not as hexadecimal text
+    # the joined values arrive as they are, not as hexadecimal text
+    with server_binding_cursor(connection, binary_results=True) as cursor:
         cursor.execute(f"SELECT {joined} FROM ({sql}) AS q ({aliases})", params)
         values = cursor.fetchone()
     return {name: _of_bytes(value, kinds[name]) for name, value in zip(names, values, strict=True)}

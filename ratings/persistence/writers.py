@@ -12,7 +12,6 @@ import numpy as np
 from django.db import connection
 from django.db.models.sql import InsertQuery, UpdateQuery
 
-from federation.prepared import server_binding_cursor
 from ratings.models import (
     EventRating,
     LiveEventRating,
@@ -25,6 +24,7 @@ from ratings.models import (
 )
 from ratings.persistence import binary_copy
 from ratings.persistence.run_rows import EntryRow, EventRatingColumns, EventRatingRow, NormRow
+from ratings.persistence.server_binding import server_binding_cursor
 
 BATCH = 5000
 COPY_PIECE_ROWS = 1 << 15  # ~3 MB of event ratings: the server starts on them at once
@@ -332,7 +332,7 @@ def write_record(record: RunRecord) -> None:
     record.refuse_if_stored()
     query = InsertQuery(RunRecord)
     query.insert_values(RunRecord._meta.local_concrete_fields, [record])
-    with server_binding_cursor(connection, one_off=True) as cursor:
+    with server_binding_cursor(connection) as cursor:
         for sql, params in query.get_compiler(connection=connection).as_sql():
             cursor.execute(sql, params)
     record._state.adding = False
@@ -350,7 +350,7 @@ def write_live_input(live: LiveRun, stored: bytes, digest: str) -> None:
     query = UpdateQuery(LiveRun)
     query.add_update_values({"engine_input": stored, "input_digest": digest})
     query.add_filter("pk", live.pk)
-    with server_binding_cursor(connection, one_off=True) as cursor:
+    with server_binding_cursor(connection) as cursor:
         cursor.execute(*query.get_compiler(connection=connection).as_sql())
 
 

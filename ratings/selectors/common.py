@@ -82,8 +82,7 @@ def _flat_row(
     published_change, provisional, half_rating, player_id, fid, surname, given, country, club,
     grade, active,
 ) -> dict:  # fmt: skip
-    """The flat row of ENTRY_FIELDS' values, in that order (the keyset page passes a row of its
-    own SQL as it comes)."""
+    """The flat row of ENTRY_FIELDS' values, in that order."""
     return {
         "rank": rank,
         "fid": fid,

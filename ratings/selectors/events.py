@@ -6,8 +6,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 
-from django.http import Http404
-
 from federation.models import Player
 from ratings.models import (
     EventRating,
@@ -17,6 +15,7 @@ from ratings.models import (
     RatingList,
 )
 from ratings.selectors.common import PUBLIC_EVENT_STATUSES
+from ratings.selectors.errors import NotFound
 from ratings.selectors.players import EventChange, _event_changes
 from tournaments.models import Event, Game, Placement, Problem, SolverScore, TeamMember
 
@@ -35,8 +34,8 @@ class EventPage:
     boards: dict[int, tuple[str, int]]  # player id -> (team, board) in a team event
 
 
-def event_or_404(federation_code: str, code: str) -> Event:
-    """Only accepted and rated events are public; drafts, submitted and rejected ones are 404."""
+def public_event(federation_code: str, code: str) -> Event:
+    """Only accepted and rated events are public; drafts, submitted and rejected ones are not found."""
     event = (
         Event.objects.filter(
             federation__code=federation_code, code=code, status__in=PUBLIC_EVENT_STATUSES
@@ -45,7 +44,7 @@ def event_or_404(federation_code: str, code: str) -> Event:
         .first()
     )
     if event is None:
-        raise Http404("no such event")
+        raise NotFound("no such event")
     return event
 
 

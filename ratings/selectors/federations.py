@@ -9,7 +9,6 @@ from urllib.parse import quote
 
 from django.core.cache import cache
 from django.db.models import OuterRef, QuerySet, Subquery
-from django.http import Http404
 from django.utils.formats import date_format
 from django.utils.translation import get_language
 
@@ -20,6 +19,7 @@ from ratings.models import (
     RatingPeriod,
 )
 from ratings.selectors.common import PUBLIC_LIST_STATUSES
+from ratings.selectors.errors import NotFound
 from ratings.web import page_cache
 from ratings.web.page_cache import IMMUTABLE_SECONDS
 
@@ -115,10 +115,10 @@ def next_list_due(
     return found
 
 
-def federation_or_404(code: str) -> Federation:
+def federation_by_code(code: str) -> Federation:
     federation = Federation.objects.filter(code=code).first()
     if federation is None:
-        raise Http404("no such federation")
+        raise NotFound("no such federation")
     return federation
 
 
@@ -136,11 +136,11 @@ def latest_list(federation: Federation) -> RatingList | None:
 LIST_ROW_SECONDS = 300
 
 
-def list_or_404(federation_code: str, period_code: str) -> RatingList:
+def published_list(federation_code: str, period_code: str) -> RatingList:
     """The published list of a federation's period, with its federation and period: read once
     per publication generation (ratings.web.page_cache) and shared by every page of the list."""
     if len(period_code) > RatingPeriod._meta.get_field("code").max_length:
-        raise Http404("no published list for this period")  # no such code can be stored
+        raise NotFound("no published list for this period")  # no such code can be stored
     # quoted: a cache key holds no spaces or control characters whatever the URL held
     period_key = quote(period_code, safe="")
     key = f"ratings:list-row:{page_cache.generation()}:{federation_code}:{period_key}"
@@ -165,7 +165,7 @@ def _published_list(federation_code: str, period_code: str) -> RatingList:
         .first()
     )
     if found is None:
-        raise Http404("no published list for this period")
+        raise NotFound("no published list for this period")
     return found
 
 
@@ -185,7 +185,7 @@ def period_choices(
 ) -> list[tuple[str, date]]:
     """The period selector: every published list of the federation, newest first.
 
-    With `newest_list_id` (the highest published list id, read with the list: see list_or_404)
+    With `newest_list_id` (the highest published list id, read with the list: see published_list)
     the choices are cached under it: publishing any list, a correction too, makes a new id.
     """
     key = None

@@ -18,27 +18,18 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from django.core.cache import cache
-from django.db import connection
 from django.db.models import QuerySet
-from django.http import Http404
 
-from federation.models import Player
-from federation.prepared import (
-    binary_results,
-    server_binding_cursor,
-)
-from ratings.models import (
-    RatingEntry,
-)
+from ratings.models import RatingEntry
 from ratings.selectors.common import (
     ENTRY_FIELDS,
     KEYSET_SORTS,
     MAX_OFFSET_ROWS,
     PAGE_SIZE,
     SORTS,
-    _flat_row,
     flat_row,
 )
+from ratings.selectors.errors import NotFound
 from ratings.web.page_cache import IMMUTABLE_SECONDS
 
 # List pages
@@ -89,7 +80,7 @@ def list_page(
         return _keyset_page(rating_list_id, sort, after=after, before=before, size=size)
     offset = (page - 1) * size
     if offset > MAX_OFFSET_ROWS:
-        raise Http404("page too deep for this sort: sort by rank or narrow the filter")
+        raise NotFound("page too deep for this sort: sort by rank or narrow the filter")
     rows = [flat_row(r) for r in ordered_rows(entries(), sort)[offset : offset + size + 1]]
     has_next = len(rows) > size
     return ListPage(
@@ -146,7 +137,7 @@ def _cached_page(entries, sort, order_key, *, after, before, page, size) -> List
     else:
         start = (page - 1) * size
         if start and start >= n:
-            raise Http404("no such page")
+            raise NotFound("no such page")
     rows = _rows_by_id(ids[start : start + size].tolist())
     return ListPage(
         rows=rows,
@@ -188,50 +179,15 @@ def _keyset_page(rating_list_id: int, sort, *, after, before, size) -> ListPage:
     )
 
 
-def _column(field: str) -> str:
-    if field.startswith("player__"):
-        return "p." + Player._meta.get_field(field.removeprefix("player__")).column
-    return "e." + RatingEntry._meta.get_field(field).column
-
-
-# The unfiltered page by rank, the list pages' hot path, as one fixed statement: the ORM spends
-# more on building this query than the database on running it. The rows are ENTRY_FIELDS, as
-# ordered_rows gives them (tests/site/test_list_paging.py compares the two). The page's entries
-# are chosen first and joined to their players after: joined inside the LIMIT, PostgreSQL puts a
-# cache (Memoize) in front of the player lookups that never hits, one player per entry.
-# The LIMIT is written into the statement, not sent as a value: PostgreSQL plans a prepared
-# statement once (its generic plan) only when that plan is as cheap as the ones it plans per
-# value, and a LIMIT it cannot see makes the generic plan join every player (a hash join costed
-# at 10,000 rows), so the page was planned again on every request. A page size is a bounded
-# integer (at most 200 on the pages, 500 in the API), so each is its own statement.
-_SELECTED = ", ".join(_column(f) for f in ENTRY_FIELDS)  # each fixed statement's columns
-_ENTRY_COLUMNS = [_column(f) for f in ENTRY_FIELDS if not f.startswith("player__")]
-_KEYSET_SQL = (
-    f"SELECT {_SELECTED} "
-    f"FROM (SELECT {', '.join(_ENTRY_COLUMNS)}, e.player_id "
-    f"FROM {RatingEntry._meta.db_table} e "
-    "WHERE e.rating_list_id = %s AND e.listed {bound} ORDER BY e.rank {direction} LIMIT {limit}) e "
-    f"JOIN {Player._meta.db_table} p ON p.id = e.player_id ORDER BY e.rank {{direction}}"
-)
-# A page of a filtered list's cached order: its entries by id, as one fixed statement too.
-_BY_ID_SQL = (
-    f"SELECT {_SELECTED} "
-    f"FROM {RatingEntry._meta.db_table} e JOIN {Player._meta.db_table} p ON p.id = e.player_id "
-    "WHERE e.id IN ({ids})"
-)
-_BOOLEAN_FLAGS = ("provisional", "half_rating", "active")  # SQLite gives 0/1
-
-
 def _keyset_rows(rating_list_id: int, bound, cursor, ascending: bool, size: int) -> list[dict]:
     """size + 1 flat rows of the list's listed entries in rank order (descending unless
-    `ascending`), beyond the rank `cursor` when `bound` ("<" or ">") is given."""
-    sql = _KEYSET_SQL.format(
-        bound=f"AND e.rank {bound} %s" if bound else "",
-        direction="ASC" if ascending else "DESC",
-        limit=int(size) + 1,  # an integer, written into the statement (see _KEYSET_SQL)
-    )
-    params = [rating_list_id, *([cursor] if bound else [])]
-    return _flat_rows(_entry_rows(sql, params))
+    `ascending`), beyond the rank `cursor` when `bound` ("<" or ">") is given: the
+    (rating_list, rank) index makes page 2,000 cost what page 1 costs."""
+    entries = RatingEntry.objects.filter(rating_list_id=rating_list_id, listed=True)
+    if bound is not None:
+        entries = entries.filter(**{"rank__gt" if bound == ">" else "rank__lt": cursor})
+    ordered = entries.order_by("rank" if ascending else "-rank").values(*ENTRY_FIELDS)
+    return [flat_row(values) for values in ordered[: size + 1]]
 
 
 def _rows_by_id(ids: list[int]) -> list[dict]:
@@ -239,25 +195,10 @@ def _rows_by_id(ids: list[int]) -> list[dict]:
     if not ids:
         return []
     found = {
-        row[0]: row for row in _entry_rows(_BY_ID_SQL.format(ids=", ".join(["%s"] * len(ids))), ids)
+        values["id"]: values
+        for values in RatingEntry.objects.filter(id__in=ids).values(*ENTRY_FIELDS)
     }
-    return _flat_rows([found[i] for i in ids if i in found])
-
-
-def _entry_rows(sql: str, params: list) -> list[tuple]:
-    """The rows of a statement of ENTRY_FIELDS' columns."""
-    with server_binding_cursor(connection) as db:  # prepared after a few pages (PostgreSQL)
-        binary_results(db)  # numbers, text and booleans: ENTRY_FIELDS hold nothing else
-        db.execute(sql, params)
-        return db.fetchall()
-
-
-def _flat_rows(found: list[tuple]) -> list[dict]:
-    rows = [_flat_row(*values) for values in found]
-    for row in rows:
-        for name in _BOOLEAN_FLAGS:
-            row[name] = bool(row[name])
-    return rows
+    return [flat_row(found[i]) for i in ids if i in found]
 
 
 def export_rows(base: QuerySet[RatingEntry], sort: str) -> Iterable[dict]:

@@ -11,16 +11,9 @@ from datetime import date
 
 from django.core.cache import cache
 from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
-from django.http import Http404
 
 from federation.models import Federation, Player
 from federation.player_search import player_name_q
-from federation.prepared import (
-    PreparedValues,
-    marker_int,
-    marker_text,
-    rows_together,
-)
 from ratings import systems
 from ratings.models import (
     EventRating,
@@ -32,6 +25,7 @@ from ratings.models import (
 )
 from ratings.numbers import exact_sum, published_change
 from ratings.selectors.common import PLAYER_GAMES_SHOWN, PUBLIC_EVENT_STATUSES, PUBLIC_LIST_STATUSES
+from ratings.selectors.errors import NotFound
 from ratings.web.crosstable import POINTS
 from ratings.web.page_cache import IMMUTABLE_SECONDS
 from tournaments.models import Game, Placement
@@ -213,7 +207,7 @@ class NormGained:
     at_championship: bool
 
 
-def published_run_or_404(federation_code: str, run_id: int) -> RatingRun:
+def published_run(federation_code: str, run_id: int) -> RatingRun:
     """A run whose list was published (superseded ones included: they were public once)."""
     run = (
         RatingRun.objects.filter(
@@ -225,48 +219,25 @@ def published_run_or_404(federation_code: str, run_id: int) -> RatingRun:
         .first()
     )
     if run is None:
-        raise Http404("no published run with this id")
+        raise NotFound("no published run with this id")
     return run
 
 
-def _player_query(federation_code: str, player_id: str) -> QuerySet:
-    return (
-        Player.objects.filter(federation__code=federation_code, federation_player_id=player_id)
-        .annotate(has_live_rating=Exists(LiveRating.objects.filter(player=OuterRef("pk"))))
-        .order_by()  # one player at most (federation, id is unique): no sort to plan or run
-        .values_list(
-            *PLAYER_COLUMNS, *(f"federation__{f}" for f in FEDERATION_COLUMNS), "has_live_rating"
-        )[:1]
-    )
-
-
-PLAYER_COLUMNS = tuple(f.attname for f in Player._meta.concrete_fields)
-FEDERATION_COLUMNS = tuple(f.attname for f in Federation._meta.concrete_fields)
-PLAYER_QUERY = PreparedValues(
-    _player_query, federation_code=marker_text("federation"), player_id=marker_text("player")
-)
-
-
-def player_or_404(federation_code: str, player_id: str) -> Player:
+def player_by_code(federation_code: str, player_id: str) -> Player:
     """The player with his federation, and `has_live_rating` (whether a live run moved him:
-    most players' pages then skip that query). One prepared statement (federation.prepared)."""
-    return _player_from(PLAYER_QUERY.rows(federation_code=federation_code, player_id=player_id))
-
-
-def _player_from(found: list[tuple]) -> Player:
-    """The Player of PLAYER_QUERY's row (Http404 when there is none)."""
+    most players' pages then skip that query): one query."""
+    found = list(
+        Player.objects.filter(federation__code=federation_code, federation_player_id=player_id)
+        .select_related("federation")
+        .annotate(has_live_rating=Exists(LiveRating.objects.filter(player=OuterRef("pk"))))
+        .order_by()[:1]  # one player at most (federation, id is unique): no sort to run
+    )
     if not found:
-        raise Http404("no such player")
-    values = found[0]
-    n = len(PLAYER_COLUMNS)
-    player = Player.from_db("default", PLAYER_COLUMNS, values[:n])
-    federation = Federation.from_db("default", FEDERATION_COLUMNS, values[n:-1])
-    Player.federation.field.set_cached_value(player, federation)
-    player.has_live_rating = bool(values[-1])
-    return player
+        raise NotFound("no such player")
+    return found[0]
 
 
-def _history_query(player_id: int | Subquery) -> QuerySet:
+def _history_query(player_id: int) -> QuerySet:
     return (
         RatingEntry.objects.filter(player_id=player_id, rating_list__status=ListStatus.PUBLISHED)
         .order_by("rating_list__period__valid_from", "rating_list_id")
@@ -291,35 +262,12 @@ def _history_query(player_id: int | Subquery) -> QuerySet:
     )
 
 
-def _the_player(federation_code: str, player_id: str) -> Subquery:
-    """The id of the federation's player with this id, inside a query (computed once by the
-    database): the player page asks for his history, events and games with the player."""
-    return Subquery(
-        Player.objects.filter(federation__code=federation_code, federation_player_id=player_id)
-        .order_by()
-        .values("pk")[:1]
-    )
-
-
-def _history_by_code(federation_code: str, player_id: str) -> QuerySet:
-    return _history_query(_the_player(federation_code, player_id))
-
-
-_BY_CODE = {"federation_code": marker_text("federation"), "player_id": marker_text("player")}
-HISTORY_QUERY = PreparedValues(_history_query, player_id=marker_int())
-HISTORY_BY_CODE = PreparedValues(_history_by_code, **_BY_CODE)
-
-
 def player_history(player: Player) -> list[HistoryPoint]:
     """One point per published list the player is on, oldest first: one query."""
-    return _history_points(HISTORY_QUERY.rows(player_id=player.pk))
+    return [HistoryPoint(*row) for row in _history_query(player.pk)]
 
 
-def _history_points(found: list[tuple]) -> list[HistoryPoint]:
-    return [HistoryPoint(*row) for row in found]
-
-
-def _events_query(player_id: int | Subquery) -> QuerySet:
+def _events_query(player_id: int) -> QuerySet:
     return (
         EventRating.objects.filter(
             player_id=player_id, run__rating_list__status=ListStatus.PUBLISHED
@@ -330,19 +278,11 @@ def _events_query(player_id: int | Subquery) -> QuerySet:
     )
 
 
-def _events_by_code(federation_code: str, player_id: str) -> QuerySet:
-    return _events_query(_the_player(federation_code, player_id))
-
-
-EVENTS_QUERY = PreparedValues(_events_query, player_id=marker_int())
-EVENTS_BY_CODE = PreparedValues(_events_by_code, **_BY_CODE)
-
-
 def player_events(player: Player) -> list[EventChange]:
     """Rating changes per event, from the runs whose lists are published: one query. All the
     rows are his, so which were rated together (the same run, before and after: _event_changes'
     subquery) is read from the rows themselves."""
-    return _event_changes_of(EVENTS_QUERY.rows(player_id=player.pk))
+    return _event_changes_of(list(_events_query(player.pk)))
 
 
 def _event_changes_of(found: list[tuple]) -> list[EventChange]:
@@ -356,7 +296,7 @@ GAME_COLUMNS = ("event_id", "round", "result", "handicap", "event__code", "event
 SIDE_COLUMNS = ("id", "federation_player_id", "surname", "given_name")
 
 
-def _games_query(player_id: int | Subquery, limit: int) -> QuerySet:
+def _games_query(player_id: int, limit: int) -> QuerySet:
     return (
         Game.objects.filter(Q(white_id=player_id) | Q(black_id=player_id))
         .filter(event__status__in=PUBLIC_EVENT_STATUSES)
@@ -386,18 +326,6 @@ def _rated_with(side: str) -> Subquery:
     )
 
 
-def _shown_games_query(player_id: int) -> QuerySet:
-    return _games_query(player_id, PLAYER_GAMES_SHOWN)
-
-
-def _shown_games_by_code(federation_code: str, player_id: str) -> QuerySet:
-    return _games_query(_the_player(federation_code, player_id), PLAYER_GAMES_SHOWN)
-
-
-GAMES_QUERY = PreparedValues(_shown_games_query, player_id=marker_int())
-GAMES_BY_CODE = PreparedValues(_shown_games_by_code, **_BY_CODE)
-
-
 def _side(values: tuple) -> Player | None:
     """The player of one side of a game (the SIDE_COLUMNS only), None for a free round."""
     return None if values[0] is None else Player.from_db("default", SIDE_COLUMNS, values)
@@ -406,15 +334,11 @@ def _side(values: tuple) -> Player | None:
 def player_games(player: Player, limit: int = PLAYER_GAMES_SHOWN) -> list[PlayerGame]:
     """His latest games from his side, each opponent with the rating he was rated with at that
     event (his published run's `before`): one query."""
-    if limit == PLAYER_GAMES_SHOWN:
-        games = GAMES_QUERY.rows(player_id=player.pk)
-    else:
-        games = list(_games_query(player.pk, limit))
-    return _games_of(player, games)
+    return _games_of(player, list(_games_query(player.pk, limit)))
 
 
 def _games_of(player: Player, games: list[tuple]) -> list[PlayerGame]:
-    """The games' rows (GAMES_QUERY's columns) from his side, with the opponents' ratings."""
+    """The games' rows (_games_query's columns) from his side, with the opponents' ratings."""
     n, s = len(GAME_COLUMNS), len(SIDE_COLUMNS)
     out = []
     for game in games:
@@ -546,20 +470,9 @@ def current_ratings(player_ids: list[int]) -> dict[int, int]:
 
 
 def player_page(federation_code: str, player_id: str) -> PlayerProfile:
-    """The player (Http404 if there is none) and his history, events and games: four queries
-    in one round trip (federation.prepared.rows_together)."""
-    values = {"federation_code": federation_code, "player_id": player_id}
-    found, history_rows, event_rows, game_rows = rows_together(
-        (PLAYER_QUERY, values),
-        (HISTORY_BY_CODE, values),
-        (EVENTS_BY_CODE, values),
-        (GAMES_BY_CODE, values),
-    )
-    return _profile(_player_from(found), history_rows, event_rows, game_rows)
-
-
-def _profile(player: Player, history_rows, event_rows, game_rows) -> PlayerProfile:
-    history = _history_points(history_rows)
+    """The player (NotFound if there is none) and his history, events and games."""
+    player = player_by_code(federation_code, player_id)
+    history = player_history(player)
     current = history[-1] if history else None  # the newest published list he is on
     norms = player_norms(player) if systems.of(player.federation).earns_norms else []
     return PlayerProfile(
@@ -568,8 +481,8 @@ def _profile(player: Player, history_rows, event_rows, game_rows) -> PlayerProfi
         current_period=current.period if current else None,
         country_rank=country_rank(current, player.country) if current else None,
         history=history,
-        events=_event_changes_of(event_rows),
-        games=_games_of(player, game_rows),
+        events=player_events(player),
+        games=player_games(player),
         half_ratings=half_ratings_of(player, current),
         norms=norms,
         title_proposals=title_proposals(player, norms),

@@ -1,27 +1,20 @@
-"""A federation's first published list from an imported EGD world list or CSV (list_import):
+"""A federation's first published list from an imported player list (ratings.services.imports):
 the calendar period whose list is valid from the file's date, the ratings through
-``services.import_list``, recognised by its input digest when imported again."""
+``services.import_list``, recognised by its input digest when imported again. A system's own
+world list (its ``starting_list``: EGF's EGD list) also carries each player's runner state."""
 
 from __future__ import annotations
 
-import functools
 from datetime import date, timedelta
 from typing import TYPE_CHECKING
 
 from federation.models import Federation
-from ratings import calendars
-from ratings.engines.core.grades import normalise_grade
+from ratings import calendars, systems
 from ratings.models import ListStatus, RatingList
-from tournaments.formats import egd_list
 from tournaments.formats.player_lists import ListRow
 
 if TYPE_CHECKING:
     from ratings.services.imports import ListImportPreview
-
-# Asked 44,000 times with a few thousand distinct values.
-_grade = functools.lru_cache(maxsize=256)(normalise_grade)
-_last_date = functools.lru_cache(maxsize=65536)(egd_list.last_appearance_date)
-_active = functools.lru_cache(maxsize=65536)(calendars.egf_is_active)
 
 
 def _period_code(federation: Federation, valid_from: date) -> str | None:
@@ -36,32 +29,20 @@ def _period_code(federation: Federation, valid_from: date) -> str | None:
 
 
 def _entries(preview: ListImportPreview, rows: list[ListRow], ids: dict[str, int]) -> list[dict]:
+    own = systems.of(preview.federation).starting_list
+    own_state = own.entry if own is not None and own.list_format == preview.fmt else None
     entries = []
     for row in rows:
         pid = ids.get(row.player_id)
         if pid is None or row.rating is None:
             continue
         entry = {"player_id": pid, "rating": float(row.rating), "published_rating": row.rating}
-        if preview.fmt == "egd":
-            entry.update(egd_entry(row, preview.valid_from))
+        if own_state is not None:
+            entry.update(own_state(row, preview.valid_from))
         else:
             entry["total_games"] = row.games or 0
         entries.append(entry)
     return sorted(entries, key=lambda e: e["player_id"])
-
-
-def egd_entry(row: ListRow, valid_from: date) -> dict:
-    """An EGD row as the EGF runner carries it on: grade, highest grade, last tournament date,
-    tournament count; listed when active on the list's date (RULES §2.5)."""
-    grade = _grade(row.grade)
-    state = {"grade": grade, "max_grade": grade, "tournaments": row.tournaments or 0}
-    last = _last_date(row.last_appearance)
-    if row.last_appearance:
-        state["egd_last"] = row.last_appearance
-    if last is not None:
-        state["last"] = last.isoformat()
-    listed = last is not None and _active(grade, last, valid_from)
-    return {"state": state, "listed": listed}
 
 
 def publish_starting_list(

@@ -29,7 +29,6 @@ from django.templatetags.static import StaticNode
 from django.urls import get_script_prefix, get_urlconf
 from django.utils.translation import get_language
 
-from ratings.templatetags.url_templates import current_app
 from ratings.web.settings_generation import settings_generation
 
 register = template.Library()
@@ -81,6 +80,15 @@ def translate(parser, token):
     return ConstantTranslationNode(node) if _constant(node) else node
 
 
+def _current_app(request) -> str | None:
+    """The app a page's URLs are reversed for, as Django's {% url %} finds it: the request's
+    current_app, else the namespace the request was routed through."""
+    try:
+        return request.current_app
+    except AttributeError:
+        return getattr(getattr(request, "resolver_match", None), "namespace", None)
+
+
 class PerLanguageNode(Node):
     child_nodelists = ("nodelist",)
 
@@ -93,7 +101,7 @@ class PerLanguageNode(Node):
             get_language(),
             get_script_prefix(),
             get_urlconf(),
-            current_app(context),
+            _current_app(getattr(context, "request", None)),
             context.autoescape,
             settings_generation(),
         )

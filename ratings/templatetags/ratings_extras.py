@@ -2,13 +2,12 @@
 
 from django import template
 from django.conf import settings
-from django.urls import NoReverseMatch, translate_url
+from django.urls import NoReverseMatch, reverse, translate_url
 from django.utils.encoding import iri_to_uri
 from django.utils.formats import get_format
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language
+from django.utils.translation import get_language, override
 
-from federation.url_templates import reverse_fast
 from ratings import systems
 from ratings.engines.core.rounding import half_up_2, half_up_int
 from ratings.numbers import signed as _signed
@@ -133,7 +132,8 @@ def _in_language(request, code: str) -> str:
     if match is None:  # not routed (a 404 page): what translate_url would do
         return translate_url(request.get_full_path(), code)
     try:
-        path = reverse_fast(match.view_name, args=match.args, kwargs=match.kwargs, language=code)
+        with override(code):
+            path = reverse(match.view_name, args=match.args, kwargs=match.kwargs)
     except NoReverseMatch:
         return request.get_full_path()
     query = request.META.get("QUERY_STRING", "")

@@ -1,10 +1,10 @@
 """ "Explain my change": a player's move in one rating run, game by game, recomputed by the engine.
 
 The player's quantities come from the engine input the run stored (``RunRecord``), through the
-same pure engine's explain function (per system: ``ratings/systems/explainers.py``), and the recomputed
-rating is checked against the published one. The page also says whether the database still gives
-that input: the system's runner rebuilds it from today's database (with the run's base list and
-parameters) and, when it differs, which events and results changed since the run. Runs made
+same pure engine's explain function (per system: ``ratings/systems/<code>/explain.py``), and the
+recomputed rating is checked against the published one. The page also says whether the database
+still gives that input: the system's runner rebuilds it from today's database (with the run's base
+list and parameters) and, when it differs, which events and results changed since the run. Runs made
 before runs stored their input have only a digest: their breakdown is computed from the rebuilt
 input, and the page says so. Missing or unusable inputs never fail the page: it says so instead.
 """

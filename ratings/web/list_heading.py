@@ -23,15 +23,23 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
 from ratings.selectors import federations
-from ratings.templatetags.url_templates import request_app
 from ratings.web.page_cache import IMMUTABLE_SECONDS
 from ratings.web.settings_generation import settings_generation
 
 TEMPLATE = "ratings/_list_heading.html"
 
 
+def _current_app(request) -> str | None:
+    """The app a page's URLs are reversed for, as Django's {% url %} finds it: the request's
+    current_app, else the namespace the request was routed through."""
+    try:
+        return request.current_app
+    except AttributeError:
+        return getattr(getattr(request, "resolver_match", None), "namespace", None)
+
+
 def heading(request, rating_list) -> SafeString:
-    """The heading of `rating_list` (from federations.list_or_404), as its template renders it."""
+    """The heading of `rating_list` (from federations.published_list), as its template renders it."""
     key = cache_key(request, rating_list)
     found = cache.get(key)
     if found is None:
@@ -57,7 +65,7 @@ def cache_key(request, rating_list) -> str:
         get_language(),
         get_script_prefix(),
         get_urlconf(),
-        request_app(request),
+        _current_app(request),
         settings_generation(),
     )
     return f"ratings:list-heading:{hashlib.sha256(repr(read).encode()).hexdigest()}"

@@ -5,7 +5,7 @@ A player with twenty lists made the template engine do some 550 variable lookups
 reversals and 60 translations per page: about half of the page's time
 (tests/benchmarks/bench_site.py); after that, the current-rating section's thirteen tags were
 more than half of what the template still did (120 of 220 µs). These functions give the same
-bytes as the template parts they replace, with each URL reversed once per table (RowUrl), the
+bytes as the template parts they replace, with each URL reversed by Django's reverse(), the
 words translated once per language in a process (_Words) and each value formatted as the
 template would (localize, date, the ratings filters); tests/site/test_player_tables.py renders
 both on generated rows and players in every language and compares.
@@ -21,15 +21,14 @@ from html import escape as _escape
 
 from django.conf import settings
 from django.template.defaultfilters import urlencode
+from django.urls import reverse
 from django.utils.formats import date_format, get_format, localize
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext
 
-from federation.url_templates import reverse_fast
 from ratings.selectors.players import EventChange, HistoryPoint, PlayerGame, PlayerProfile
 from ratings.templatetags.ratings_extras import halfup
-from ratings.web.row_urls import RowUrl
 from ratings.web.settings_generation import settings_generation
 from ratings.web.tables import change_cell
 
@@ -155,10 +154,6 @@ def history_rows(
     """The history table's rows, newest list first."""
     if not history:  # no row: no URL to reverse, no word to look up
         return _rows(())
-    list_url = RowUrl("ratings:list", "period", federation=federation_code)
-    explain_url = RowUrl(
-        "ratings:explain", "run", integer=True, federation=federation_code, player=player_id
-    )
     words = _words_now()
     explain, separator = words.explain, words.separator
     iso = _dates((h.valid_from for h in history), "Y-m-d", words.language)
@@ -171,10 +166,10 @@ def history_rows(
         rank = _text("–" if h.rank is None else h.rank) if h.listed else "–"
         change = change_cell(h.published_change, h.change, separator)
         if h.games and h.run_id:
-            url = _escape(explain_url(h.run_id))
+            url = _escape(reverse("ratings:explain", args=[federation_code, player_id, h.run_id]))
             change = f'<a href="{url}" title="{explain}">{change}</a>'
         out.append(
-            f'<tr><td><a href="{_escape(list_url(h.period))}">{period}</a></td>'
+            f'<tr><td><a href="{_escape(reverse("ratings:list", args=[federation_code, h.period]))}">{period}</a></td>'
             f'<td><time datetime="{iso[h.valid_from]}">{short[h.valid_from]}</time></td>'
             f'<td class="num">{_text(h.published_rating)}{marks}</td>'
             f"{rd if shows_rd else ''}"
@@ -190,10 +185,6 @@ def event_rows(
     """The rated events' rows, latest first."""
     if not events:  # no row: no URL to reverse, no word to look up
         return _rows(())
-    event_url = RowUrl("ratings:event", "code", federation=federation_code)
-    explain_url = RowUrl(
-        "ratings:explain", "run", integer=True, federation=federation_code, player=player_id
-    )
     words = _words_now()
     shared = f' <abbr class="shared" title="{words.shared_title}">{words.period}</abbr>'
     explain, separator = words.explain, words.separator
@@ -201,7 +192,7 @@ def event_rows(
     out = []
     for e in events:
         out.append(
-            f'<tr><td><a href="{_escape(event_url(e.event_code))}">'
+            f'<tr><td><a href="{_escape(reverse("ratings:event", args=[federation_code, e.event_code]))}">'
             f"{_text(e.event_name)}</a></td><td>{ended[e.event_end]}</td>"
             f"<td>{_text(e.period)}</td>"
             f'<td class="num">{_text("–" if e.place is None else e.place)}</td>'
@@ -211,7 +202,7 @@ def event_rows(
             f'<td class="num">{_text(halfup(e.after_event))}</td>'
             f'<td class="num">{change_cell(e.change, e.change_unrounded, separator)}'
             f"{shared if e.shared else ''}</td>"
-            f'<td><a href="{_escape(explain_url(e.run_id))}">{explain}</a></td></tr>'
+            f'<td><a href="{_escape(reverse("ratings:explain", args=[federation_code, player_id, e.run_id]))}">{explain}</a></td></tr>'
         )
     return _rows(out)
 
@@ -220,15 +211,15 @@ def game_rows(games: Sequence[PlayerGame], *, federation_code: str) -> SafeStrin
     """His latest games' rows, from his side."""
     if not games:  # no row: no URL to reverse, no word to look up
         return _rows(())
-    player_url = RowUrl("ratings:player", "player", federation=federation_code)
-    event_url = RowUrl("ratings:event", "code", federation=federation_code)
     words = _words_now()
     free_round, by_default, drawn = words.free_round, words.by_default, words.drawn
     outcomes = {1: ("win", words.won), 0: ("loss", words.lost)}
     out = []
     for g in games:
         if g.opponent:
-            url = _escape(player_url(g.opponent.federation_player_id))
+            url = _escape(
+                reverse("ratings:player", args=[federation_code, g.opponent.federation_player_id])
+            )
             opponent = f'<a href="{url}">{_text(g.opponent.full_name)}</a>'
         else:
             opponent = free_round
@@ -242,7 +233,7 @@ def game_rows(games: Sequence[PlayerGame], *, federation_code: str) -> SafeStrin
             f"<td>{words.white if g.colour == 'white' else words.black}</td>"
             f'<td class="num">{_text(g.handicap or "–")}</td>'
             f'<td class="{css}">{outcome}</td>'
-            f'<td><a href="{_escape(event_url(g.event_code))}">'
+            f'<td><a href="{_escape(reverse("ratings:event", args=[federation_code, g.event_code]))}">'
             f"{_text(g.event_name)}</a></td>"
             f'<td class="num">{_text(g.round)}</td></tr>'
         )
@@ -273,14 +264,14 @@ def current_section(
         half = words.half_rating if current.half_rating else words.full_rating
         half = f'<span class="flag">{half}</span>'
     period = profile.current_period
-    list_url = conditional_escape(reverse_fast("ratings:list", args=[federation_code, period]))
+    list_url = conditional_escape(reverse("ratings:list", args=[federation_code, period]))
     rank = _text(current.rank) if current.listed and current.rank else words.not_listed
     country = ""
     if profile.country_rank:
         in_country = words.rank_in_country % {"country": _text(player.country)}
         country = f"<dt>{in_country}</dt><dd>{_text(profile.country_rank)}</dd>"
     in_all = words.games_in_all % {"total": _text(current.total_games)}
-    whatif = conditional_escape(reverse_fast("ratings:whatif", args=[system_code]))
+    whatif = conditional_escape(reverse("ratings:whatif", args=[system_code]))
     fed, fid = _url_value(federation_code), _url_value(player.federation_player_id)
     return mark_safe(
         f'\n\n<p class="rating"><span class="value">{_text(current.published_rating)}</span>\n'

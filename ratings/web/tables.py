@@ -13,6 +13,7 @@ from html import escape as _escape
 from urllib.parse import urlencode
 
 import django_tables2 as tables
+from django.urls import reverse
 from django.utils.formats import get_format
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
@@ -20,7 +21,6 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from ratings.numbers import signed, signed_unrounded
-from ratings.web.row_urls import RowUrl
 from ratings.web.settings_generation import settings_generation
 
 # Column name -> the sort key it toggles (ratings.selectors.SORTS); descending first for numbers.
@@ -161,7 +161,7 @@ class ListTable:
         (tests/site/test_list_table.py compares the rows with a cell-by-cell reference on
         generated rows).
         """
-        player_url = RowUrl("ratings:player", "player", federation=self.federation_code)
+        federation_code = self.federation_code
         provisional = format_html(' <abbr title="{}">P</abbr>', _("provisional"))
         half = format_html(' <abbr title="{}">½</abbr>', _("half-rating"))
         separator = get_format("DECIMAL_SEPARATOR")
@@ -172,7 +172,7 @@ class ListTable:
             key = column.name
             if key == "name":
                 return lambda row: (
-                    f'{td}<a href="{escape_text(player_url(row["fid"]))}">'
+                    f'{td}<a href="{escape_text(reverse("ratings:player", args=[federation_code, row["fid"]]))}">'
                     f"{escape_text(row['name'])}</a></td>"
                 )
             if key == "rating":

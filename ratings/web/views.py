@@ -6,6 +6,7 @@ string gives the page back with form errors (400) and an unknown id a 404, never
 
 from __future__ import annotations
 
+import functools
 import logging
 from urllib.parse import urlencode
 
@@ -18,17 +19,11 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from ratings import systems
 from ratings.selectors import common, diffs, events, federations, lists, players
+from ratings.selectors.errors import NotFound
 from ratings.selectors.run_files import files_of, json_download
 from ratings.services.live import live_rating
 from ratings.web import csv_copy, exports, list_heading, native_download, player_tables
 from ratings.web.charts import ChartPoint, rating_chart
-from ratings.web.crosstable import (
-    egd_table,
-    event_layout,
-    game_lists,
-    solving_sheet,
-    square_crosstable,
-)
 from ratings.web.filters import (
     LIST_PARAMS,
     ListNavForm,
@@ -37,10 +32,22 @@ from ratings.web.filters import (
     order_key,
 )
 from ratings.web.page_cache import cached_public_page
-from ratings.web.row_urls import RowUrl
 from ratings.web.tables import ListTable
 
 logger = logging.getLogger(__name__)
+
+
+def not_found_as_404(view):
+    """The view with a selector's NotFound answered as Django's 404 page."""
+
+    @functools.wraps(view)
+    def answered(request, *args, **kwargs):
+        try:
+            return view(request, *args, **kwargs)
+        except NotFound as missing:
+            raise Http404(str(missing)) from missing
+
+    return answered
 
 
 @require_GET
@@ -76,9 +83,10 @@ def search(request):
     )
 
 
+@not_found_as_404
 @require_GET
 def federation(request, federation: str):
-    fed = federations.federation_or_404(federation)
+    fed = federations.federation_by_code(federation)
     wanted = request.GET.get("period")
     if wanted:  # the period selector of the list page
         if len(wanted) > 20 or wanted not in {code for code, _ in federations.period_choices(fed)}:
@@ -92,12 +100,13 @@ def federation(request, federation: str):
 
 def _list_context(request, federation: str, period: str):
     """(rating list, filterset, nav form) or raise Http404; forms may be invalid."""
-    rating_list = federations.list_or_404(federation, period)
+    rating_list = federations.published_list(federation, period)
     filterset = entries_filterset(request.GET, rating_list)
     nav = ListNavForm(request.GET)
     return rating_list, filterset, nav
 
 
+@not_found_as_404
 @require_GET
 @cached_public_page(params=LIST_PARAMS)
 def rating_list(request, federation: str, period: str):
@@ -145,8 +154,10 @@ def rating_list(request, federation: str, period: str):
 
 def _export_links(federation_code: str, period: str) -> list[tuple[str, str]]:
     """(label, url) of each download of the list (the filters are appended by the page)."""
-    url = RowUrl("ratings:list_export", "fmt", federation=federation_code, period=period)
-    return [(fmt.upper(), url(fmt)) for fmt in exports.FORMATS]
+    return [
+        (fmt.upper(), reverse("ratings:list_export", args=[federation_code, period, fmt]))
+        for fmt in exports.FORMATS
+    ]
 
 
 def _page_url(path: str, base: dict, page: lists.ListPage, *, forward: bool) -> str | None:
@@ -162,10 +173,11 @@ def _page_url(path: str, base: dict, page: lists.ListPage, *, forward: bool) -> 
     return f"{path}?{urlencode(query)}" if query else path
 
 
+@not_found_as_404
 @require_GET
 def list_native_export(request, federation: str, period: str):
-    """The whole list in its federation's own format (ratings.systems.native_exports)."""
-    rating_list = federations.list_or_404(federation, period)
+    """The whole list in its federation's own format (the system's ``exports.py``)."""
+    rating_list = federations.published_list(federation, period)
     fed = rating_list.federation
     native = systems.of(fed).native_export
     response = StreamingHttpResponse(native_download.native_lines(rating_list))
@@ -175,6 +187,7 @@ def list_native_export(request, federation: str, period: str):
     return response
 
 
+@not_found_as_404
 @require_GET
 def list_export(request, federation: str, period: str, fmt: str):
     if fmt not in exports.FORMATS:
@@ -219,15 +232,16 @@ def list_export(request, federation: str, period: str, fmt: str):
     return response
 
 
+@not_found_as_404
 @require_GET
 @cached_public_page(params=("against",))
 def list_diff(request, federation: str, period: str):
-    current = federations.list_or_404(federation, period)
+    current = federations.published_list(federation, period)
     against = request.GET.get("against")
     if against:
         if len(against) > 20:
             raise Http404("no such period")
-        previous = federations.list_or_404(federation, against)
+        previous = federations.published_list(federation, against)
     else:
         previous = federations.previous_list(current)
     diff = diffs.list_diff(current, previous) if previous is not None else None
@@ -244,6 +258,7 @@ def list_diff(request, federation: str, period: str):
     )
 
 
+@not_found_as_404
 @require_GET
 @cached_public_page
 def player(request, federation: str, player: str):
@@ -307,10 +322,11 @@ def _player_tables(profile: players.PlayerProfile, system) -> dict:
     }
 
 
+@not_found_as_404
 @require_GET
 @cached_public_page
 def event(request, federation: str, code: str):
-    ev = events.event_or_404(federation, code)
+    ev = events.public_event(federation, code)
     page = events.event_page(ev)
     by_id = {p.id: p for p in page.players}
     context = {
@@ -319,18 +335,9 @@ def event(request, federation: str, code: str):
         "page": page,
         "acceptability": _acceptability(ev),
     }
-    layout = event_layout(ev.kind, systems.of(ev.federation).event_table)
-    context["layout"] = layout
-    if layout == "solving":
-        problems, rounds, lines = solving_sheet(page.problems, page.scores, by_id, page.changes)
-        context.update(problems=problems, rounds=rounds, solving=lines)
-    elif layout == "egd":
-        rounds, lines, from_file = egd_table(page.games, by_id, page.placements, page.changes)
-        context.update(rounds=rounds, egd=lines, order_from_file=from_file)
-    elif layout == "square":
-        context["square"] = square_crosstable(page.games, by_id, page.boards, page.changes)
-    else:
-        context["game_lists"] = game_lists(page.games, by_id, page.changes)
+    table = systems.of(ev.federation).event_table
+    table_context = table.build(page, by_id)
+    context.update(table_context, event_table=table, event_table_lines=table_context["lines"])
     return render(request, "ratings/event.html", context)
 
 
@@ -345,11 +352,12 @@ def _acceptability(event):
         return None
 
 
+@not_found_as_404
 @require_GET
 def explain(request, federation: str, player: str, run: int):
     from ratings.web.explain import explain_run
 
-    person = players.player_or_404(federation, player)
+    person = players.player_by_code(federation, player)
     report = explain_run(person, run)
     return render(
         request,
@@ -358,11 +366,12 @@ def explain(request, federation: str, player: str, run: int):
     )
 
 
+@not_found_as_404
 @require_GET
 def live_explain(request, federation: str, player: str):
     from ratings.web.explain import explain_live
 
-    person = players.player_or_404(federation, player)
+    person = players.player_by_code(federation, player)
     _live, report = explain_live(person)
     return render(
         request,
@@ -371,10 +380,11 @@ def live_explain(request, federation: str, player: str):
     )
 
 
+@not_found_as_404
 @require_GET
 def run_file(request, federation: str, run: int, part: str):
     """A published run's engine input or output, to check the list with the engine's CLI."""
-    files = files_of(players.published_run_or_404(federation, run))
+    files = files_of(players.published_run(federation, run))
     if files is None or part not in ("input", "output"):
         raise Http404("this run has no stored input and output")
     return json_download(getattr(files, part), files.name(part))

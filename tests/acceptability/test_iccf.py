@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ratings import calendars
 from ratings.engines.core.errors import EngineInputError
+from ratings.systems.iccf import calendar as iccf_calendar
 from tournaments.acceptability import check_event, is_acceptable
 from tournaments.acceptability.iccf import (
     MAX_LATE_LISTED,
@@ -134,7 +134,7 @@ def test_report_on_the_deadline_counts_one_day_later_rolls_over():
 def test_acceptability_places_every_result_where_the_rating_periods_do(finished, delay):
     reported = finished + timedelta(days=delay)
     placement = place_result(finished, reported)
-    assigned = calendars.iccf_period_for_report(reported, finished_on=finished)
+    assigned = iccf_calendar.period_for_report(reported, finished_on=finished)
     assert placement.list_valid_from == assigned.period.valid_from
     assert placement.late == assigned.late
     # in time exactly when reported by the deadline of the list its finish date belongs to

@@ -11,7 +11,8 @@ import time
 from bisect import bisect_right
 from datetime import date, timedelta
 
-from ratings.calendars import iccf_period_for_report, next_period, period_by_code, period_for
+from ratings.calendars import next_period, period_by_code, period_for
+from ratings.systems.iccf.calendar import period_for_report as iccf_period_for_report
 from tests.benchmarks.report import emit
 
 N = 100_000

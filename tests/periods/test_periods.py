@@ -9,20 +9,20 @@ import pytest
 from ratings.calendars import (
     CalendarParams,
     due_periods,
-    egf_is_active,
-    egf_tournament_order_key,
-    iccf_period_for_report,
     list_valid_on,
     next_period,
     period_by_code,
     period_for,
     previous_period,
-    wfcc_expired,
-    wfcc_next_list_rating,
-    wfcc_period_for_tournament,
 )
 from ratings.engines.core.errors import EngineInputError
 from ratings.engines.core.months import add_months
+from ratings.systems.egf.calendar import is_active as egf_is_active
+from ratings.systems.egf.calendar import tournament_order_key as egf_tournament_order_key
+from ratings.systems.iccf.calendar import period_for_report as iccf_period_for_report
+from ratings.systems.wfcc.calendar import has_expired as wfcc_expired
+from ratings.systems.wfcc.calendar import next_list_rating as wfcc_next_list_rating
+from ratings.systems.wfcc.calendar import period_for_tournament as wfcc_period_for_tournament
 
 D = date
 

@@ -124,11 +124,11 @@ def test_wfcc_runs_input_through_the_command_line_gives_what_the_run_stored(rate
     from ratings.systems.common import Context
 
     lists = _published("wfcc").order_by("period__valid_from")
-    runs = [list_.run for list_ in lists if list_.run.engine_version != "import"]
-    assert runs
-    for run in runs:
+    rated_runs = [list_.run for list_ in lists if list_.run.engine_version != "import"]
+    assert rated_runs
+    for run in rated_runs:
         ctx = Context(run.federation, run.period, run.rating_list.previous, dict(run.params or {}))
-        engine_input = systems.WFCC.runner.build(ctx).engine_input
+        engine_input = systems.get("wfcc").runner.build(ctx).engine_input
         assert canonical_digest(engine_input) == run.input_digest
         done = subprocess.run(
             [sys.executable, "-m", "ratings.engines", "wfcc", "-"],

@@ -112,13 +112,13 @@ def test_a_chain_reads_its_own_drafts_so_every_list_publishes(demo, system):
     rated = published.exclude(run__engine="import").order_by("period__valid_from")
     _edit_the_first_rated_period(federation, rated)
     first = rated.first().period.code
-    runs = publication.rerate_from(federation=federation, period_code=first, by=COMMAND_LINE)
-    assert [r.period.code for r in runs] == [rl.period.code for rl in rated]
-    review = chain_review(runs[0].pk)
-    assert [p.code for p in review] == [r.period.code for r in runs]
+    chain = publication.rerate_from(federation=federation, period_code=first, by=COMMAND_LINE)
+    assert [r.period.code for r in chain] == [rl.period.code for rl in rated]
+    review = chain_review(chain[0].pk)
+    assert [p.code for p in review] == [r.period.code for r in chain]
     assert review[0].rows and review[-1].rows  # the change runs through to the newest list
-    lists = publication.publish_chain(head_run_id=runs[0].pk, by=COMMAND_LINE)
-    assert [rl.status for rl in lists] == [ListStatus.PUBLISHED] * len(runs)
+    lists = publication.publish_chain(head_run_id=chain[0].pk, by=COMMAND_LINE)
+    assert [rl.status for rl in lists] == [ListStatus.PUBLISHED] * len(chain)
 
 
 def test_a_chain_published_together_refreshes_the_live_ratings_once(
@@ -131,9 +131,9 @@ def test_a_chain_published_together_refreshes_the_live_ratings_once(
     egf = Federation.objects.get(system="egf")
     codes = sorted(_published(egf))
     _flip_a_result(egf, codes[-3])
-    runs = publication.rerate_from(federation=egf, period_code=codes[-3], by=COMMAND_LINE)
+    chain = publication.rerate_from(federation=egf, period_code=codes[-3], by=COMMAND_LINE)
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
-        lists = publication.publish_chain(head_run_id=runs[0].pk, by=COMMAND_LINE)
+        lists = publication.publish_chain(head_run_id=chain[0].pk, by=COMMAND_LINE)
     assert len(lists) == 3
     assert len([c for c in callbacks if isinstance(c, live_triggers._Refresh)]) == 3
     assert sent == [egf.pk]
@@ -143,8 +143,8 @@ def test_the_review_shows_original_beside_revised(demo):
     egf = Federation.objects.get(system="egf")
     codes = sorted(_published(egf))
     game = _flip_a_result(egf, codes[-3])
-    runs = publication.rerate_from(federation=egf, period_code=codes[-3], by=COMMAND_LINE)
-    review = chain_review(runs[0].pk)
+    chain = publication.rerate_from(federation=egf, period_code=codes[-3], by=COMMAND_LINE)
+    review = chain_review(chain[0].pk)
     assert [p.code for p in review] == codes[-3:]
     rows = {row.player_id: row for row in review[0].rows}
     assert game.white_id in rows and rows[game.white_id].original != rows[game.white_id].revised

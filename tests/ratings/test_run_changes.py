@@ -136,7 +136,7 @@ def test_a_wfcc_run_reads_each_list_and_the_problems_once(rated_demo):
     assert len(run.report["events"]) > 1
     ctx = Context(run.federation, run.period, run.rating_list.previous, dict(run.params or {}))
     with CaptureQueriesContext(connection) as queries:
-        systems.WFCC.runner.build(ctx)
+        systems.get("wfcc").runner.build(ctx)
     selects = [q["sql"] for q in queries.captured_queries if q["sql"].lstrip().startswith("SELECT")]
     entry_reads = Counter(
         re.search(r'"rating_list_id" = (\d+)', sql).group(1)

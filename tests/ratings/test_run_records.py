@@ -25,9 +25,9 @@ SYSTEMS = ("iccf", "egf", "playchess", "wfcc")
 
 
 def _runs(system: str) -> list[RatingRun]:
-    runs = list(RatingRun.objects.filter(engine=system).select_related("federation", "period"))
-    assert runs, f"the demo has no {system} run"
-    return runs
+    found = list(RatingRun.objects.filter(engine=system).select_related("federation", "period"))
+    assert found, f"the demo has no {system} run"
+    return found
 
 
 def test_every_engine_run_of_the_demo_stores_input_and_output(rated_demo):

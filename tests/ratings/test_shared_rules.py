@@ -12,13 +12,16 @@ from datetime import date
 import pytest
 
 from federation.models import Player
-from ratings.calendars import egf_is_active
 from ratings.engines import egf, wfcc
 from ratings.engines.core import grades, months
 from ratings.engines.core.errors import EngineInputError
-from ratings.web.whatif import EgfForm
+from ratings.systems.egf.calendar import is_active as egf_is_active
+from ratings.systems.egf.whatif import EgfForm
 from tests.acceptability.wfcc_factory import passing_event
 from tournaments.acceptability import wfcc as wfcc_rules
+from tournaments.acceptability.types import Status
+from tournaments.acceptability.wfcc import problems as wfcc_problem_rules
+from tournaments.acceptability.wfcc import tournament as wfcc_tournament_rules
 from tournaments.formats import egf as h9
 
 TEXTS = ["3D", " 12K ", "5", "30k", "31k", "45k", "0k", "10d", "9d", "1p", "9p", "10p", "7d"]
@@ -206,7 +209,7 @@ def test_n1_and_o15_count_countries_the_same_in_acceptability_and_engine(countri
     )
     engine = wfcc.norm_conditions(tournament)
     assert n1.facts["countries"] == engine.countries == len({c for c in countries if c})
-    assert (n1.status is wfcc_rules.Status.PASS) is engine.n1
+    assert (n1.status is Status.PASS) is engine.n1
     category = wfcc_rules.propose_category(facts)[0]
     assert (category == "O15") is engine.n1  # all are rated >= 2350 here: O15 iff N1
 
@@ -242,4 +245,5 @@ def test_acceptability_and_calendar_add_months_with_one_function():
     from ratings import calendars
 
     assert calendars.add_months is months.add_months
-    assert wfcc_rules.add_months is months.add_months
+    assert wfcc_tournament_rules.add_months is months.add_months
+    assert wfcc_problem_rules.add_months is months.add_months

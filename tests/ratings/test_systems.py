@@ -20,13 +20,7 @@ ENUM_MEMBERS = frozenset(RatingSystem.names)  # RatingSystem.EGF is the same nam
 
 # Where a system's name may key behaviour, and why.
 ALLOWED = {
-    "ratings/systems/__init__.py": "the registry itself",
     "ratings/engines": "the pure engines: the command line's own list of systems",
-    "tournaments/acceptability": "the pure rule checks, below ratings: their own dispatch table",
-    "tournaments/selectors.py": "the acceptability facts read per system (tournaments is below "
-    "ratings and cannot read its registry; README, architecture)",
-    "tournaments/system_fields.py": "the event fields of each system (tournaments' own table, "
-    "below the registry)",
     "tournaments/importers": "the results importers: an EGF table is an EGF format",
     "tournaments/management/commands/import_results.py": "picks the EGF table importer",
     "federation/demo": "demo data: federation codes that happen to be the systems' names",
@@ -139,10 +133,10 @@ def test_every_allowed_place_exists():
 def test_the_registry_names_the_same_systems_as_the_engines_calendars_and_database():
     codes = [s.code for s in systems.ALL]
     assert sorted(codes) == sorted(ENGINE_SYSTEMS) == sorted(RatingSystem.values)
-    assert sorted(c.system for c in calendars.CALENDARS) == sorted(codes)
     for system in systems.ALL:
         assert systems.get(system.code) is system
         assert system.calendar.system == system.whatif.system == system.code
+        assert calendars.calendar_of(system.code) is system.calendar
         assert callable(system.engine.run_json)
         assert callable(system.runner.build) and callable(system.runner.interpret)
     with pytest.raises(systems.UnknownSystem, match="unknown rating system 'chess960'"):

@@ -5,7 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
-from ratings.web.crosstable import egd_table, game_lists, solving_sheet, square_crosstable
+from ratings.systems.egf.event_table import egd_table
+from ratings.systems.iccf.event_table import square_crosstable
+from ratings.systems.playchess.event_table import game_lists
+from ratings.systems.wfcc.event_table import solving_sheet
 
 
 @dataclass

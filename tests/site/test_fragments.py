@@ -84,7 +84,7 @@ def test_fragments_differ_by_language():
 def test_a_fragment_that_could_depend_on_the_page_does_not_compile(inside):
     with pytest.raises(TemplateSyntaxError, match="per_language"):
         Template(
-            "{% load i18n static url_templates fragments %}{% per_language %}<p>"
+            "{% load i18n static fragments %}{% per_language %}<p>"
             + inside
             + "</p>{% endper_language %}"
         )
@@ -92,7 +92,7 @@ def test_a_fragment_that_could_depend_on_the_page_does_not_compile(inside):
 
 def test_what_a_fragment_may_hold_compiles():
     source = (
-        "{% load i18n static url_templates fragments %}{% per_language %}"
+        "{% load i18n static fragments %}{% per_language %}"
         "{% translate 'Apply' %} {% url 'ratings:list' 'ebf' '2024' %} {% static 'site.css' %}"
         "{% comment %}why{% endcomment %}{% endper_language %}"
     )

@@ -35,7 +35,7 @@ def _request(language: str, period: str):
 
 
 def _fresh(period: str):
-    """The list as list_or_404 gives it, read again (not from the cache)."""
+    """The list as published_list gives it, read again (not from the cache)."""
     return federations._published_list("fed", period)
 
 

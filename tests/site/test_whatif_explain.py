@@ -367,8 +367,8 @@ def test_whatif_egf_needs_rating_or_grade(client):
 def test_explain_wfcc_tournament(client):
     from decimal import Decimal
 
-    from ratings.calendars import wfcc_period_for_tournament
     from ratings.services.publication import import_list
+    from ratings.systems.wfcc.calendar import period_for_tournament as wfcc_period_for_tournament
     from tournaments.models import Problem, SolverScore
 
     fed = make_federation("wf", "wfcc")

@@ -5,16 +5,20 @@ Public API for the Django side::
     from tournaments.acceptability import check_event, is_acceptable, failing, blocking
     results = check_event("wfcc", WfccEventFacts(...), today)   # list[RuleResult]
 
-One module per federation (``wfcc``, ``iccf``, ``egf``, ``playchess``) holds its frozen facts
-dataclasses and its rule functions; ``types`` holds ``RuleResult``/``Status`` and the verdicts.
+One module per rating system, named by the system's code (``wfcc``, ``iccf``, ``egf``,
+``playchess``), holds its frozen facts dataclasses, its rule functions (``check``), the facts type
+they take (``FACTS_TYPE``) and what an official can attest (``ATTESTATIONS``); ``rules_of(code)``
+finds it. ``types`` holds ``RuleResult``/``Status`` and the verdicts.
 """
 
 from __future__ import annotations
 
+import importlib
 from datetime import date
+from types import ModuleType
 
+from ratings.engines import SYSTEMS
 from ratings.engines.core.errors import EngineInputError
-from tournaments.acceptability import egf, iccf, playchess, wfcc
 from tournaments.acceptability.types import (
     RuleResult,
     Status,
@@ -23,38 +27,29 @@ from tournaments.acceptability.types import (
     is_acceptable,
 )
 
-FACTS_TYPES = {
-    "wfcc": wfcc.WfccEventFacts,
-    "iccf": iccf.IccfEventFacts,
-    "egf": egf.EgfEventFacts,
-    "playchess": playchess.PlaychessEventFacts,
-}
+
+def rules_of(system: str) -> ModuleType:
+    """The rules module of ``system``: ``tournaments/acceptability/<code>.py`` (or a package)."""
+    if system not in SYSTEMS:
+        raise EngineInputError("system", f"unknown rating system {system!r}")
+    return importlib.import_module(f"{__name__}.{system}")
+
+
+# Per system code, read from the systems' modules (for the report, the admin and the demo).
+FACTS_TYPES: dict[str, type] = {code: rules_of(code).FACTS_TYPE for code in SYSTEMS}
 # What an official can attest, per system: key -> what he confirms. The selector passes the
 # recorded keys in the facts' ``attestations``; a missing key gives NEEDS_ATTESTATION.
-# (ICCF's webserver confirmation is the ``administered_on_webserver`` flag instead.)
-ATTESTATIONS: dict[str, dict[str, str]] = {
-    "wfcc": {
-        wfcc.ATTEST_R3Q: "problems show a clear theme, good quality and difficulty, different styles",
-        wfcc.ATTEST_R12: "the tournament director keeps the solving sheets for at least 4 weeks",
-        wfcc.ATTEST_KT: "the representative confirmed the tournament category and KT",
-    },
-    "egf": {egf.ATTEST_RECOGNIZED: "recognized EGF classified event (class conditions met)"},
-    "iccf": {},
-    "playchess": {},
-}
-_CHECKS = {"wfcc": wfcc.check, "iccf": iccf.check, "egf": egf.check, "playchess": playchess.check}
+ATTESTATIONS: dict[str, dict[str, str]] = {code: rules_of(code).ATTESTATIONS for code in SYSTEMS}
 
 
 def check_event(system: str, facts: object, today: date) -> list[RuleResult]:
     """Every rule of ``system`` applied to ``facts``, in the rulebook's order."""
-    if system not in _CHECKS:
-        raise EngineInputError("system", f"unknown rating system {system!r}")
-    expected = FACTS_TYPES[system]
-    if not isinstance(facts, expected):
+    rules = rules_of(system)
+    if not isinstance(facts, rules.FACTS_TYPE):
         raise EngineInputError(
-            "facts", f"{system} needs {expected.__name__}, not {type(facts).__name__}"
+            "facts", f"{system} needs {rules.FACTS_TYPE.__name__}, not {type(facts).__name__}"
         )
-    return _CHECKS[system](facts, today)
+    return rules.check(facts, today)
 
 
 __all__ = [
@@ -66,4 +61,5 @@ __all__ = [
     "check_event",
     "failing",
     "is_acceptable",
+    "rules_of",
 ]

@@ -223,3 +223,11 @@ def recognition_rule(f: EgfEventFacts) -> RuleResult:
 def check(f: EgfEventFacts, today: date) -> list[RuleResult]:
     del today  # nothing here depends on the clock
     return [date_rule(f), time_rule(f), class_rule(f), recognition_rule(f)]
+
+
+# What the dispatch (tournaments.acceptability) reads: the facts this module's rules take, and
+# what an official can attest (key -> what he confirms; a missing key gives NEEDS_ATTESTATION).
+FACTS_TYPE = EgfEventFacts
+ATTESTATIONS: dict[str, str] = {
+    ATTEST_RECOGNIZED: "recognized EGF classified event (class conditions met)"
+}

@@ -17,8 +17,8 @@ from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
 
-from ratings import calendars
 from ratings.engines.core.errors import EngineInputError
+from ratings.systems.iccf import calendar as iccf_calendar
 from tournaments.acceptability.types import RuleResult, Status, result
 
 TRANSMISSIONS = ("postal", "electronic")
@@ -116,7 +116,7 @@ def webserver_rule(transmission: str, administered_on_webserver: bool | None) ->
 
 def list_for_report(reported_on: date) -> date:
     """Validity start of the list a result finished and reported on ``reported_on`` goes into."""
-    return calendars.period_for("iccf", reported_on).valid_from
+    return iccf_calendar.CALENDAR.period_for(reported_on).valid_from
 
 
 def reporting_deadline(list_valid_from: date) -> date:
@@ -124,7 +124,7 @@ def reporting_deadline(list_valid_from: date) -> date:
     if list_valid_from.day != 1 or list_valid_from.month not in (1, 4, 7, 10):
         raise EngineInputError("list_valid_from", f"{list_valid_from} is not a quarter start")
     code = f"{list_valid_from.year}Q{(list_valid_from.month - 1) // 3 + 1}"
-    return calendars.period_by_code("iccf", code).report_deadline
+    return iccf_calendar.CALENDAR.period_by_code(code).report_deadline
 
 
 @dataclass(frozen=True)
@@ -140,8 +140,8 @@ def place_result(finished_on: date, reported_on: date) -> Placement:
     """Which list a result finished on one day and reported on another falls into."""
     if reported_on < finished_on:
         raise EngineInputError("reported_on", f"{reported_on} is before the finish {finished_on}")
-    due = calendars.period_for("iccf", finished_on)
-    placed = calendars.iccf_period_for_report(reported_on, finished_on=finished_on)
+    due = iccf_calendar.CALENDAR.period_for(finished_on)
+    placed = iccf_calendar.period_for_report(reported_on, finished_on=finished_on)
     actual = placed.period.valid_from
     if not placed.late:
         msg = f"reported on {reported_on}: in the list valid from {actual}"
@@ -231,3 +231,9 @@ def check(f: IccfEventFacts, today: date) -> list[RuleResult]:
         webserver_rule(f.transmission, f.administered_on_webserver),
         reporting_rule(f.games),
     ]
+
+
+# What the dispatch (tournaments.acceptability) reads. ICCF's webserver confirmation is the
+# ``administered_on_webserver`` flag, not an attestation.
+FACTS_TYPE = IccfEventFacts
+ATTESTATIONS: dict[str, str] = {}

@@ -104,3 +104,8 @@ def players_rule(f: PlaychessEventFacts) -> RuleResult:
 def check(f: PlaychessEventFacts, today: date) -> list[RuleResult]:
     del today
     return [result_rule(f), players_rule(f)]
+
+
+# What the dispatch (tournaments.acceptability) reads.
+FACTS_TYPE = PlaychessEventFacts
+ATTESTATIONS: dict[str, str] = {}

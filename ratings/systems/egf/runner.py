@@ -8,7 +8,6 @@ from collections import defaultdict
 from datetime import date
 
 from federation.models import Player
-from ratings.calendars import egf_is_active, egf_tournament_order_key
 from ratings.engines.core.grades import stronger_grade
 from ratings.engines.core.rounding import half_up_int
 from ratings.persistence.run_rows import EntryRow, EventRatingRow
@@ -22,6 +21,7 @@ from ratings.systems.common import (
     score_of,
     split_events,
 )
+from ratings.systems.egf.calendar import is_active, tournament_order_key
 from tournaments.models import Event
 
 
@@ -33,7 +33,7 @@ def build(ctx: Context) -> Prepared:
             federation=ctx.federation, end__gte=period.starts_on, end__lte=period.ends_on
         )
     ]
-    window.sort(key=lambda e: egf_tournament_order_key(e.end, e.start, e.code))
+    window.sort(key=lambda e: tournament_order_key(e.end, e.start, e.code))
     events, excluded = split_events(ctx.federation, window)
     games_by_event = defaultdict(list)
     for game in played_games([e.id for e in events]):
@@ -144,7 +144,7 @@ def interpret(prepared: Prepared, output: dict) -> Outcome:
                 tournaments=state.get("tournaments", 0) + tournaments[pid],  # the EGD's NT
             )
         rating = latest.get(pid, entry.rating if entry else None)
-        active = bool(state.get("last")) and egf_is_active(
+        active = bool(state.get("last")) and is_active(
             state["grade"], date.fromisoformat(state["last"]), list_date
         )
         entries.append(

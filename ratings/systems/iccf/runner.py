@@ -11,7 +11,6 @@ import numpy as np
 from django.db.models import F
 
 from federation.lookups import AnyOf
-from ratings.calendars import iccf_period_for_report
 from ratings.engines.core.months import add_months
 from ratings.engines.iccf.contract import RatedColumns, published_columns
 from ratings.engines.iccf.input_columns import InputColumns
@@ -30,6 +29,7 @@ from ratings.systems.common import (
     split_events,
     white_score,
 )
+from ratings.systems.iccf.calendar import period_for_report
 from ratings.systems.iccf.fide_checks import as_report, fide_checks
 from tournaments.models import Event, Substitution
 
@@ -74,7 +74,7 @@ def _games_in_period(ctx: Context, event_ids) -> tuple[GameSides, list[dict]]:
     pairs = (finished.astype(np.int64) << 32) | (reported.astype(np.int64) & 0xFFFFFFFF)
     _, first, slot = np.unique(pairs, return_index=True, return_inverse=True)
     assignments = [
-        iccf_period_for_report(day_of(r), finished_on=day_of(f))
+        period_for_report(day_of(r), finished_on=day_of(f))
         for f, r in zip(finished[first].tolist(), reported[first].tolist(), strict=True)
     ]
     counted = np.array([a.period.code == period.code for a in assignments], dtype=bool)[slot]

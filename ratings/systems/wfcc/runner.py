@@ -15,7 +15,6 @@ from decimal import Decimal
 from django.db.models import Count, Max
 
 from federation.models import Player
-from ratings.calendars import wfcc_expired, wfcc_next_list_rating, wfcc_period_for_tournament
 from ratings.engines import wfcc as engine
 from ratings.engines.core.rounding import half_up_int
 from ratings.engines.wfcc.categories import CATEGORY_KT
@@ -32,6 +31,7 @@ from ratings.systems.common import (
     lists_valid_at_start,
     split_events,
 )
+from ratings.systems.wfcc.calendar import has_expired, next_list_rating, period_for_tournament
 from tournaments.models import Championship, Event, EventKind, Problem, SolverScore
 
 CHAMPIONSHIPS = {Championship.WCSC, Championship.ECSC}
@@ -86,7 +86,7 @@ def build(ctx: Context) -> Prepared:
     in_period = [
         e
         for e in candidates
-        if wfcc_period_for_tournament(e.start, e.end).counted_in.code == period.code
+        if period_for_tournament(e.start, e.end).counted_in.code == period.code
     ]
     events, excluded = split_events(ctx.federation, in_period)
     scores = defaultdict(lambda: defaultdict(lambda: defaultdict(Decimal)))
@@ -191,7 +191,7 @@ def interpret(prepared: Prepared, output: dict) -> Outcome:
                 changes[pid].append(change)
                 start = before if before is not None else rating - change
                 list_rating.setdefault(pid, start)
-                after = wfcc_next_list_rating(list_rating[pid], changes[pid])
+                after = next_list_rating(list_rating[pid], changes[pid])
             elif rating is not None:
                 new_full[pid] = rating
                 after = rating
@@ -229,9 +229,9 @@ def interpret(prepared: Prepared, output: dict) -> Outcome:
     for pid in sorted(set(base) | set(changes) | set(new_full) | set(halves)):
         entry = base.get(pid)
         last = last_played.get(pid) or (entry.state.get("last") if entry else None)
-        expired = last is not None and wfcc_expired(date.fromisoformat(last), list_date)
+        expired = last is not None and has_expired(date.fromisoformat(last), list_date)
         if pid in changes:
-            rating = wfcc_next_list_rating(list_rating[pid], changes[pid])
+            rating = next_list_rating(list_rating[pid], changes[pid])
         elif pid in new_full:
             rating = new_full[pid]
         elif pid in halves:

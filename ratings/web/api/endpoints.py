@@ -17,10 +17,10 @@ from django.utils import timezone
 from ninja import NinjaAPI, Query
 from ninja.errors import ValidationError
 
-from federation.url_templates import reverse_fast
 from ratings.selectors import federations as federation_selectors
 from ratings.selectors import lists as list_selectors
 from ratings.selectors import players as player_selectors
+from ratings.selectors.errors import NotFound
 from ratings.services.live import live_rating
 from ratings.web.api.renderer import OrjsonRenderer
 from ratings.web.api.schemas import (
@@ -74,6 +74,7 @@ def _error(request, status: int, message: str, errors: dict | None = None):
 
 
 @api.exception_handler(Http404)
+@api.exception_handler(NotFound)  # a selector's: no such federation, list, player or page
 def _not_found(request, exc):
     return _error(request, 404, str(exc) or "not found")
 
@@ -94,7 +95,7 @@ def _bad_query(request, exc):
 
 
 def _url(request: HttpRequest, name: str, *args) -> str:
-    return request.build_absolute_uri(reverse_fast(f"api:{name}", args=args))
+    return request.build_absolute_uri(reverse(f"api:{name}", args=args))
 
 
 @api.get("/", response=Links, url_name="index", operation_id="index", summary="Where things are")
@@ -149,7 +150,7 @@ def _list_summary(request, fed_code: str, rating_list) -> dict:
 )
 def lists(request, federation: str):
     """The federation's published lists, newest first."""
-    fed = federation_selectors.federation_or_404(federation)
+    fed = federation_selectors.federation_by_code(federation)
     found = (
         federation_selectors.public_lists(fed)
         .select_related("period")
@@ -167,7 +168,7 @@ def lists(request, federation: str):
 def list_entries(request, federation: str, period: str, query: Query[ListQuery]):
     """Entries of one published list, filtered as on the list page, `limit` per page in rank
     order; follow `next` for the following page."""
-    rating_list = federation_selectors.list_or_404(federation, period)
+    rating_list = federation_selectors.published_list(federation, period)
     if "before" in request.GET:
         raise BadQuery("the API pages forward by rank only: use 'after'")
     filterset = entries_filterset(request.GET, rating_list)
@@ -227,7 +228,7 @@ def _player(request, player) -> dict:
 def players(request, federation: str, q: SearchText):
     """Players by id or name ("Surname, Given", "Given Surname", any case, with or without
     accents), as the site's search."""
-    fed = federation_selectors.federation_or_404(federation)
+    fed = federation_selectors.federation_by_code(federation)
     found = player_selectors.search_players(fed, q, PLAYER_SEARCH_LIMIT)
     return {"federation": fed.code, "results": [_player(request, p) for p in found]}
 
@@ -240,7 +241,7 @@ def players(request, federation: str, q: SearchText):
 )
 def player(request, federation: str, player: str):
     """The player and his entry on the newest published list he is on."""
-    person = player_selectors.player_or_404(federation, player)
+    person = player_selectors.player_by_code(federation, player)
     current = player_selectors.current_entry(person)
     body = _player(request, person)
     body["current"] = None
@@ -295,7 +296,7 @@ def _live(request, person) -> dict | None:
 )
 def history(request, federation: str, player: str):
     """One point per published list and the before/after of each rated event."""
-    person = player_selectors.player_or_404(federation, player)
+    person = player_selectors.player_by_code(federation, player)
     return {
         "id": person.federation_player_id,
         "lists": [

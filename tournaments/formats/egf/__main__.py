@@ -1,0 +1,5 @@
+import sys
+
+from tournaments.formats.egf.cli import main
+
+sys.exit(main())
