@@ -10,9 +10,19 @@ from django.db.models import Model
 from django.forms.models import model_to_dict
 
 from federation.models import AuditEvent
-from federation.permissions import federation_id_of
+from federation.permissions import COMMAND_LINE, SCHEDULER, SystemActor, federation_id_of
 
-__all__ = ["snapshot", "changed_values", "build", "record", "federation_id_of"]
+__all__ = [
+    "snapshot",
+    "changed_values",
+    "build",
+    "record",
+    "federation_id_of",
+    "actor_name",
+    "SystemActor",
+    "COMMAND_LINE",
+    "SCHEDULER",
+]
 
 
 def snapshot(obj: Model | None) -> dict[str, Any]:
@@ -25,6 +35,15 @@ def snapshot(obj: Model | None) -> dict[str, Any]:
 def changed_values(old: dict, new: dict) -> tuple[dict, dict]:
     keys = sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k))
     return {k: old.get(k) for k in keys}, {k: new.get(k) for k in keys}
+
+
+def actor_name(actor) -> str:
+    """The name the audit row keeps: the system actor's, or the user's ("" for nobody)."""
+    if isinstance(actor, SystemActor):
+        return actor.name
+    if getattr(actor, "is_authenticated", False):
+        return actor.get_username()
+    return ""
 
 
 def build(
@@ -42,6 +61,7 @@ def build(
     return AuditEvent(
         federation_id=federation_id if federation_id is not None else federation_id_of(obj),
         actor=actor if getattr(actor, "is_authenticated", False) else None,
+        actor_name=actor_name(actor),
         action=action,
         object_type=obj._meta.label,
         object_id=str(obj.pk or ""),

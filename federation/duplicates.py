@@ -23,6 +23,7 @@ from django.db import IntegrityError, transaction
 from federation import audit
 from federation.models import Federation, Player
 from federation.names import same_person_key
+from federation.permissions import Actor, require_official
 
 # Rows a merge never moves: what runs computed (published lists keep the old id).
 OUTPUT_APPS = {"ratings"}
@@ -91,9 +92,13 @@ def _input_relations():
 
 
 @transaction.atomic
-def merge_players(*, keep: Player, duplicate: Player, by=None) -> MergeResult:
+def merge_players(*, keep: Player, duplicate: Player, by: Actor) -> MergeResult:
+    """Merge ``duplicate`` into ``keep``; only an official of their federation (or the system)
+    may (NotAllowed)."""
     keep = Player.objects.select_for_update().get(pk=keep.pk)
     duplicate = Player.objects.select_for_update().get(pk=duplicate.pk)
+    for player in (keep, duplicate):
+        require_official(by, player.federation, "merge its players")
     if keep.pk == duplicate.pk:
         raise MergeRefused("a player cannot be merged into himself")
     if keep.federation_id != duplicate.federation_id:

@@ -293,6 +293,9 @@ class AuditEvent(models.Model):
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
+    # Who acted, by name: the user's (kept if the user is deleted) or the system's ("command
+    # line", "scheduler"), which has no user row.
+    actor_name = models.CharField(max_length=150, blank=True)
     at = models.DateTimeField(auto_now_add=True, db_index=True)
     action = models.CharField(max_length=30)
     object_type = models.CharField(max_length=100)
@@ -307,7 +310,7 @@ class AuditEvent(models.Model):
         indexes = [models.Index(fields=["object_type", "object_id"])]
 
     def __str__(self) -> str:
-        return f"{self.at:%Y-%m-%d %H:%M} {self.actor} {self.action} {self.object_repr}"
+        return f"{self.at:%Y-%m-%d %H:%M} {self.actor_name or self.actor} {self.action} {self.object_repr}"
 
     def save(self, *args, **kwargs):
         if self.pk is not None and not kwargs.get("force_insert"):

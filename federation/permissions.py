@@ -1,4 +1,5 @@
-"""Federation scoping: which federations a user may see, and the admin base class that enforces it.
+"""Federation scoping: which federations a user may see, the admin base class that enforces it,
+and who may act on a federation's ratings (the services ask, not the views).
 
 Every model admin of the site derives from FederationScopedAdmin (or its inline twin) and names
 the lookup path from its model to the Federation. Querysets, foreign-key choices, autocomplete and
@@ -8,13 +9,87 @@ federation can neither see nor choose another federation's rows. Superusers see 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypeAlias
+
 from django.contrib import admin
 from django.contrib.admin.utils import NotRelationField, get_fields_from_path
-from django.core.exceptions import FieldDoesNotExist
+from django.core.exceptions import FieldDoesNotExist, PermissionDenied
 from django.db.models import Model, QuerySet
 from django.http import Http404
 
 from federation.models import Federation, Official, OfficialRole
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+
+
+@dataclass(frozen=True)
+class SystemActor:
+    """The site acting by itself, not a person: the command line or the scheduler. It may do
+    whatever a rating officer may, and the audit row names it."""
+
+    name: str
+
+    def __str__(self) -> str:
+        return self.name
+
+
+COMMAND_LINE = SystemActor("command line")
+SCHEDULER = SystemActor("scheduler")
+# The worker recording a run's failure (whoever asked for the run is on the run).
+RATING_RUN = SystemActor("rating run")
+
+# Whoever a service acts for: a user (maybe anonymous) or the system. None is nobody: refused.
+Actor: TypeAlias = "AbstractBaseUser | AnonymousUser | SystemActor | None"
+
+
+def user_or_none(actor: Actor):
+    """The user to keep in a ``…_by`` foreign key: None for the system and for nobody."""
+    return actor if getattr(actor, "is_authenticated", False) else None
+
+
+class NotAllowed(PermissionDenied):
+    """The actor may not do this; the message says who may, in plain words. A PermissionDenied,
+    so one that no view catches is a 403, never a 500."""
+
+
+def _is_person(actor: Actor) -> bool:
+    return (
+        actor is not None
+        and not isinstance(actor, SystemActor)
+        and actor.is_authenticated
+        and actor.is_active
+    )
+
+
+def may_rate(actor: Actor, federation_id: int) -> bool:
+    """Run, publish, discard, re-rate and import lists: a rating officer of the federation, a
+    superuser, or the system."""
+    if isinstance(actor, SystemActor):
+        return True
+    return _is_person(actor) and is_rating_officer(actor, federation_id)
+
+
+def may_merge_players(actor: Actor, federation_id: int) -> bool:
+    """Merge a federation's duplicate players: any of its officials, a superuser, or the system."""
+    if isinstance(actor, SystemActor):
+        return True
+    if not _is_person(actor):
+        return False
+    ids = visible_federation_ids(actor)
+    return ids is None or federation_id in ids
+
+
+def require_rating_officer(actor: Actor, federation: Federation, doing: str) -> None:
+    """NotAllowed unless ``actor`` may rate for ``federation`` (``doing``: "publish lists")."""
+    if not may_rate(actor, federation.pk):
+        raise NotAllowed(f"Only a rating officer of {federation.code} may {doing}.")
+
+
+def require_official(actor: Actor, federation: Federation, doing: str) -> None:
+    if not may_merge_players(actor, federation.pk):
+        raise NotAllowed(f"Only an official of {federation.code} may {doing}.")
 
 
 def visible_federation_ids(user) -> set[int] | None:
@@ -36,6 +111,8 @@ def visible_federations(user) -> QuerySet[Federation]:
 
 
 def is_rating_officer(user, federation_id: int) -> bool:
+    if not user.is_authenticated or not user.is_active:
+        return False
     if user.is_superuser:
         return True
     return Official.objects.filter(

@@ -1,4 +1,4 @@
-"""Thin Celery adapters: ids in, one service call."""
+"""Thin Celery adapters: ids in, one service call, acting as the scheduler (a system actor)."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from celery import shared_task
 from celery.signals import worker_init
 from django.utils import timezone
 
+from federation.permissions import SCHEDULER
 from ratings.services import live, publication, runs
 
 
@@ -23,12 +24,12 @@ def execute_run(run_id: int) -> str:
 
 @shared_task(name="ratings.publish_list", acks_late=True)
 def publish_list(list_id: int) -> str:
-    return publication.publish_list(list_id=list_id).status
+    return publication.publish_list(list_id=list_id, by=SCHEDULER).status
 
 
 @shared_task(name="ratings.schedule_due_runs")
 def schedule_due_runs() -> int:
-    return len(runs.schedule_due_runs(today=timezone.localdate()))
+    return len(runs.schedule_due_runs(today=timezone.localdate(), by=SCHEDULER))
 
 
 @shared_task(name="ratings.reap_stuck_runs")

@@ -9,7 +9,7 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 
 from federation.duplicates import MergeRefused, duplicate_suggestions, merge_players
-from federation.permissions import visible_federations
+from federation.permissions import NotAllowed, visible_federations
 
 
 class DuplicatesMixin:
@@ -55,7 +55,7 @@ class DuplicatesMixin:
         for duplicate in others:
             try:
                 result = merge_players(keep=keep, duplicate=duplicate, by=request.user)
-            except MergeRefused as refused:
+            except (MergeRefused, NotAllowed) as refused:
                 self.message_user(request, str(refused), messages.ERROR)
                 continue
             moved = ", ".join(f"{n} {label}" for label, n in sorted(result.moved.items()))

@@ -153,6 +153,7 @@ class DemoSeeder:
 
     def seed_initial_lists(self, federations: dict[str, Federation]) -> None:
         """ICCF and WFCC start from a list carried over from their previous system."""
+        from federation.permissions import COMMAND_LINE
         from ratings.engines.core.rounding import half_up_int
         from ratings.services.publication import import_list
 
@@ -175,7 +176,7 @@ class DemoSeeder:
                 else:
                     row["state"] = {"last": "2025-06-01"}
                 rows.append(row)
-            import_list(federation=federation, period_code="2025Q4", entries=rows)
+            import_list(federation=federation, period_code="2025Q4", entries=rows, by=COMMAND_LINE)
 
     def seed_logins(self, federations: dict[str, Federation]) -> None:
         User = get_user_model()

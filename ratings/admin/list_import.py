@@ -23,7 +23,7 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 
 from federation.models import Federation
-from federation.permissions import is_rating_officer, visible_federations
+from federation.permissions import NotAllowed, is_rating_officer, visible_federations
 from ratings.services.imports import FORMATS, ListImportRefused, guess_format, import_player_list
 
 SIGNING_SALT = "ratings.services.imports"
@@ -129,7 +129,7 @@ class ListImportMixin:
             )
             return HttpResponseRedirect(here)
         federation = visible_federations(request.user).filter(pk=options["federation"]).first()
-        if federation is None or not is_rating_officer(request.user, federation.pk):
+        if federation is None:
             raise PermissionDenied
         stored = upload_dir() / options["stored"]
         if not stored.is_file():
@@ -140,6 +140,9 @@ class ListImportMixin:
         except ListImportRefused as refused:
             for message in refused.preview.messages()[:50]:
                 self.message_user(request, message, messages.ERROR)
+            return HttpResponseRedirect(here)
+        except NotAllowed as refused:
+            self.message_user(request, str(refused), messages.ERROR)
             return HttpResponseRedirect(here)
         finally:
             stored.unlink(missing_ok=True)

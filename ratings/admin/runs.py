@@ -1,4 +1,7 @@
-"""Admin for periods, runs and lists: request a run, review a draft's diff, publish."""
+"""Admin for periods, runs and lists: request a run, review a draft's diff, publish.
+
+The services decide who may (federation.permissions.NotAllowed); the admin shows their refusal
+as a message and offers the buttons only to those the services will let through."""
 
 from __future__ import annotations
 
@@ -14,7 +17,7 @@ from django.views.decorators.http import require_POST
 
 from federation.admin.base import AuditedAdmin
 from federation.models import Federation
-from federation.permissions import is_rating_officer, visible_federations
+from federation.permissions import NotAllowed, is_rating_officer, visible_federations
 from ratings.admin.list_import import ListImportMixin
 from ratings.models import ACTIVE_RUN_STATUSES, ListStatus, RatingList, RatingPeriod, RatingRun
 from ratings.selectors.corrections import chain_review
@@ -23,6 +26,9 @@ from ratings.selectors.run_files import files_of, json_download
 from ratings.selectors.runs import open_periods
 from ratings.services import publication, runs
 from ratings.systems.iccf.fide_checks import with_players
+
+# What a service refuses with a message for the officer (not a 500).
+REFUSED = (runs.RunError, NotAllowed)
 
 
 class RunRequestForm(forms.Form):
@@ -52,17 +58,11 @@ class RunRequestForm(forms.Form):
     def clean(self):
         data = super().clean()
         federation, code = data.get("federation"), data.get("period")
-        if federation and code:
-            if not is_rating_officer(self.user, federation.pk):
-                raise forms.ValidationError(
-                    "Only a rating officer of %(f)s can request runs.",
-                    params={"f": federation.code},
-                )
-            if code not in {p.code for p in self.open.get(federation.pk, [])}:
-                self.add_error(
-                    "period",
-                    f"{code} is not an open period of {federation.code}: choose one of the list.",
-                )
+        if federation and code and code not in {p.code for p in self.open.get(federation.pk, [])}:
+            self.add_error(
+                "period",
+                f"{code} is not an open period of {federation.code}: choose one of the list.",
+            )
         return data
 
 
@@ -104,16 +104,11 @@ class RatingPeriodAdmin(AuditedAdmin):
     @admin.action(description="Run the rating for the selected periods")
     def run_now(self, request, queryset):
         for period in queryset.select_related("federation"):
-            if not is_rating_officer(request.user, period.federation_id):
-                self.message_user(
-                    request, f"{period}: only a rating officer can run it.", messages.ERROR
-                )
-                continue
             try:
                 run = runs.request_run(
                     federation=period.federation, period_code=period.code, by=request.user
                 )
-            except runs.RunError as error:
+            except REFUSED as error:
                 self.message_user(request, f"{period}: {error}", messages.ERROR)
                 continue
             self.message_user(request, f"{period}: run {run.pk} is {run.status}.")
@@ -125,17 +120,12 @@ class RatingPeriodAdmin(AuditedAdmin):
             self.message_user(request, "Choose the one period to re-rate from.", messages.ERROR)
             return None
         period = periods[0]
-        if not is_rating_officer(request.user, period.federation_id):
-            self.message_user(
-                request, f"{period}: only a rating officer can re-rate.", messages.ERROR
-            )
-            return None
         try:
             chain = publication.rerate_from(
                 federation=period.federation, period_code=period.code, by=request.user
             )
-        except runs.RunError as error:
-            self.message_user(request, str(error), messages.ERROR)
+        except REFUSED as error:
+            self.message_user(request, f"{period}: {error}", messages.ERROR)
             return None
         return HttpResponseRedirect(reverse("admin:ratings_ratingrun_chain", args=[chain[0].pk]))
 
@@ -241,8 +231,6 @@ class RatingRunAdmin(AuditedAdmin):
         head = get_object_or_404(self.get_queryset(request), pk=head_id, chain_head_id=head_id)
         officer = is_rating_officer(request.user, head.federation_id)
         if request.method == "POST":
-            if not officer:
-                raise PermissionDenied
             try:
                 if "publish" in request.POST:
                     published = publication.publish_chain(head_run_id=head.pk, by=request.user)
@@ -250,7 +238,7 @@ class RatingRunAdmin(AuditedAdmin):
                 else:
                     count = publication.discard_chain(head_run_id=head.pk, by=request.user)
                     self.message_user(request, f"Discarded {count} correction drafts.")
-            except runs.RunError as error:
+            except REFUSED as error:
                 self.message_user(request, str(error), messages.ERROR)
             return HttpResponseRedirect(request.path)
         review = chain_review(head.pk)
@@ -274,7 +262,7 @@ class RatingRunAdmin(AuditedAdmin):
                     period_code=form.cleaned_data["period"],
                     by=request.user,
                 )
-            except runs.RunError as error:
+            except REFUSED as error:
                 form.add_error("period", str(error))
             else:
                 run.refresh_from_db()
@@ -347,11 +335,8 @@ class RatingListAdmin(ListImportMixin, AuditedAdmin):
         }
         return super().change_view(request, object_id, form_url, extra_context)
 
-    def _officer_list(self, request, list_id) -> RatingList:
-        rating_list = get_object_or_404(self.get_queryset(request), pk=list_id)
-        if not is_rating_officer(request.user, rating_list.federation_id):
-            raise PermissionDenied
-        return rating_list
+    def _visible_list(self, request, list_id) -> RatingList:
+        return get_object_or_404(self.get_queryset(request), pk=list_id)
 
     @staticmethod
     def _back(rating_list):
@@ -363,10 +348,10 @@ class RatingListAdmin(ListImportMixin, AuditedAdmin):
         return require_POST(self._publish)(request, list_id)
 
     def _publish(self, request, list_id):
-        rating_list = self._officer_list(request, list_id)
+        rating_list = self._visible_list(request, list_id)
         try:
             publication.publish_list(list_id=rating_list.pk, by=request.user)
-        except runs.RunError as error:
+        except REFUSED as error:
             self.message_user(request, str(error), messages.ERROR)
         else:
             self.message_user(request, f"List {rating_list.pk} is published.")
@@ -376,10 +361,10 @@ class RatingListAdmin(ListImportMixin, AuditedAdmin):
         return require_POST(self._discard)(request, list_id)
 
     def _discard(self, request, list_id):
-        rating_list = self._officer_list(request, list_id)
+        rating_list = self._visible_list(request, list_id)
         try:
             publication.discard_list(list_id=rating_list.pk, by=request.user)
-        except runs.RunError as error:
+        except REFUSED as error:
             self.message_user(request, str(error), messages.ERROR)
         else:
             self.message_user(request, f"List {rating_list.pk} is discarded.")

@@ -32,6 +32,7 @@ from federation import audit
 from federation.countries import iso_country
 from federation.models import Federation, Player
 from federation.names import fold
+from federation.permissions import Actor, require_rating_officer, user_or_none
 from ratings import systems
 from ratings.engines.core.gc_pause import cycle_collector_paused
 from ratings.engines.core.grades import normalise_grade
@@ -143,9 +144,11 @@ def import_player_list(
     publish: bool = False,
     dry_run: bool = False,
     valid_from: date | None = None,
-    by=None,
+    by: Actor,
 ) -> ListImportPreview:
-    """Import (or, with ``dry_run``, preview) a list; raises ListImportRefused on any problem."""
+    """Import (or, with ``dry_run``, preview) a list; raises ListImportRefused on any problem,
+    NotAllowed if ``by`` is not a rating officer of the federation (nor the system)."""
+    require_rating_officer(by, federation, "import its player lists")
     fmt = fmt or guess_format(filename)
     preview = ListImportPreview(federation=federation, filename=filename, fmt=fmt)
     if fmt not in FORMATS:
@@ -374,12 +377,12 @@ def _new_player(federation, row: ListRow, values: dict[str, str], now) -> tuple:
 def _audit_updates(federation, updates, filename: str, by) -> None:
     from federation.models import AuditEvent
 
-    actor = by if getattr(by, "is_authenticated", False) else None
     AuditEvent.objects.bulk_create(
         [
             AuditEvent(
                 federation=federation,
-                actor=actor,
+                actor=user_or_none(by),
+                actor_name=audit.actor_name(by),
                 action="change",
                 object_type="federation.Player",
                 object_id=str(pk),

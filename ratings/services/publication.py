@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from federation import audit
 from federation.models import Federation
+from federation.permissions import Actor, require_rating_officer, user_or_none
 from ratings.models import (
     InputEdit,
     ListStatus,
@@ -23,7 +24,6 @@ from ratings.persistence import writers
 from ratings.services import input_watch, provenance
 from ratings.services.runs import (
     RunError,
-    _fault_pause,
     canonical_digest,
     check_in_calendar,
     ensure_period,
@@ -39,7 +39,9 @@ logger = logging.getLogger(__name__)
 
 
 @transaction.atomic
-def publish_list(*, list_id: int, by=None) -> RatingList:
+def publish_list(*, list_id: int, by: Actor) -> RatingList:
+    """Publish a draft (superseding its period's published list); only a rating officer of its
+    federation (or the system) may."""
     rating_list = (
         RatingList.objects.select_for_update()
         .select_related("period", "run")
@@ -48,6 +50,7 @@ def publish_list(*, list_id: int, by=None) -> RatingList:
     )
     if rating_list is None:
         raise RunError(f"rating list {list_id} does not exist")
+    require_rating_officer(by, rating_list.federation, "publish its lists")
     if rating_list.status != ListStatus.DRAFT:
         raise RunError(
             f"rating list {list_id} is {rating_list.status}; only a draft can be published"
@@ -69,7 +72,7 @@ def publish_list(*, list_id: int, by=None) -> RatingList:
         superseded = current
     rating_list.status = ListStatus.PUBLISHED
     rating_list.published_at = timezone.now()
-    rating_list.published_by = by if by is not None and by.is_authenticated else None
+    rating_list.published_by = user_or_none(by)
     rating_list.supersedes = superseded
     rating_list.save(update_fields=["status", "published_at", "published_by", "supersedes"])
     from tournaments.models import Event
@@ -85,7 +88,6 @@ def publish_list(*, list_id: int, by=None) -> RatingList:
         federation=rating_list.federation,
         status=EventStatus.ACCEPTED,
     ).update(status=EventStatus.RATED)
-    _fault_pause("RATING_PUBLISH_FAULT_PAUSE_FILE")
     page_cache.bump_generation()
     transaction.on_commit(page_cache.bump_generation)  # what rendered meanwhile is stale too
     transaction.on_commit(lambda: published_files.write_all(rating_list.pk), robust=True)
@@ -100,9 +102,10 @@ def publish_list(*, list_id: int, by=None) -> RatingList:
     return rating_list
 
 
-def discard_list(*, list_id: int, by=None) -> None:
+def discard_list(*, list_id: int, by: Actor) -> None:
     with transaction.atomic():
         rating_list = RatingList.objects.select_for_update().get(pk=list_id)
+        require_rating_officer(by, rating_list.federation, "discard its lists")
         if rating_list.status != ListStatus.DRAFT:
             raise RunError(
                 f"rating list {list_id} is {rating_list.status}; only drafts can be discarded"
@@ -146,11 +149,12 @@ def stale_reason(rating_list: RatingList) -> str | None:
 
 
 def rerate_from(
-    *, federation: Federation, period_code: str, by=None, today: date | None = None
+    *, federation: Federation, period_code: str, by: Actor, today: date | None = None
 ) -> list[RatingRun]:
     """Re-rate a period and every later period with a published list, in order: a chain of
     correction drafts, each rated from the chain's draft of the period before (as if it were
     published). They are reviewed (chain_review) and published together (publish_chain)."""
+    require_rating_officer(by, federation, "re-rate its periods")
     start = check_in_calendar(federation, period_code, today)
     later = list(
         RatingPeriod.objects.filter(
@@ -213,12 +217,13 @@ def _chain_lists(head_run_id: int):
 
 
 @transaction.atomic
-def publish_chain(*, head_run_id: int, by=None) -> list[RatingList]:
+def publish_chain(*, head_run_id: int, by: Actor) -> list[RatingList]:
     """Publish a correction chain's drafts in one transaction, oldest first; each supersedes its
     period's published list. Nothing is published if one of them is refused."""
     lists = list(_chain_lists(head_run_id))
     if not lists:
         raise RunError(f"run {head_run_id} heads no correction chain")
+    require_rating_officer(by, lists[0].federation, "publish its lists")
     for rating_list in lists:
         if rating_list.status != ListStatus.DRAFT:
             raise RunError(
@@ -228,8 +233,11 @@ def publish_chain(*, head_run_id: int, by=None) -> list[RatingList]:
     return [publish_list(list_id=rating_list.pk, by=by) for rating_list in lists]
 
 
-def discard_chain(*, head_run_id: int, by=None) -> int:
-    drafts = _chain_lists(head_run_id).filter(status=ListStatus.DRAFT)
+def discard_chain(*, head_run_id: int, by: Actor) -> int:
+    chain = list(_chain_lists(head_run_id))
+    if chain:
+        require_rating_officer(by, chain[0].federation, "discard its lists")
+    drafts = [rating_list for rating_list in chain if rating_list.status == ListStatus.DRAFT]
     count = 0
     for rating_list in drafts:
         discard_list(list_id=rating_list.pk, by=by)
@@ -243,10 +251,11 @@ def import_list(
     federation: Federation,
     period_code: str,
     entries: list[dict],
-    by=None,
+    by: Actor,
     note: str = "imported from the previous rating system",
 ) -> RatingList:
     """Publish a list carried over from elsewhere (a federation's starting point)."""
+    require_rating_officer(by, federation, "import its lists")
     from ratings.systems.common import EntryRow
 
     period = ensure_period(federation=federation, code=period_code)

@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import os
 import time
 from datetime import date, timedelta
 
@@ -22,6 +21,7 @@ from django.utils import timezone
 
 from federation import audit
 from federation.models import Federation
+from federation.permissions import RATING_RUN, Actor, require_rating_officer, user_or_none
 from ratings import calendars, systems
 from ratings.engines.core.errors import EngineInputError
 from ratings.engines.core.gc_pause import cycle_collector_paused
@@ -125,15 +125,17 @@ def request_run(
     *,
     federation: Federation,
     period_code: str,
-    by=None,
+    by: Actor,
     enqueue: bool = True,
     today: date | None = None,
 ) -> RatingRun:
     """Queue a run for a period of the federation's calendar; returns the already active run if
-    there is one. A period outside the calendar (calendar_bounds) is refused with RunError.
+    there is one. A period outside the calendar (calendar_bounds) is refused with RunError, an
+    actor who is not a rating officer of the federation (nor the system) with NotAllowed.
 
     ``enqueue=False`` leaves the run queued for the caller to execute in-process (manage.py rate).
     """
+    require_rating_officer(by, federation, "request its rating runs")
     check_in_calendar(federation, period_code, today)
     period = ensure_period(federation=federation, code=period_code)
     try:
@@ -141,7 +143,7 @@ def request_run(
             run = RatingRun.objects.create(
                 federation=federation,
                 period=period,
-                requested_by=by if by and by.is_authenticated else None,
+                requested_by=user_or_none(by),
                 engine=federation.system,
             )
             audit.record(
@@ -295,7 +297,6 @@ def _write(run: RatingRun, result: dict, started: float) -> None:
     writers.write_entry_rows(rating_list, entry_rows)
     writers.write_norms(run, outcome.norms)
     writers.write_record(record)
-    _fault_pause()
     stages["write"] = time.perf_counter() - mark
     run.params = ctx.params
     run.input_digest = input_digest
@@ -345,21 +346,6 @@ def _record(run: RatingRun, prepared: Prepared, output) -> tuple[RunRecord, str]
     return record, provenance.digest(engine_input)
 
 
-def _fault_pause(variable: str = "RATING_RUN_FAULT_PAUSE_FILE") -> None:
-    """Fault injection for the worker-kill tests: with the variable set to a file name, the first
-    run (or publication, RATING_PUBLISH_FAULT_PAUSE_FILE) to get here, in any process, creates
-    that file and sleeps before commit."""
-    marker = os.environ.get(variable)
-    if not marker:
-        return
-    try:
-        with open(marker, "x") as handle:
-            handle.write(str(os.getpid()))
-    except FileExistsError:
-        return
-    time.sleep(float(os.environ.get("RATING_RUN_FAULT_PAUSE_SECONDS", "30")))
-
-
 def _record_failure(run_id: int, error: Exception) -> None:
     with transaction.atomic():
         updated = RatingRun.objects.filter(pk=run_id, status__in=ACTIVE_RUN_STATUSES).update(
@@ -369,7 +355,7 @@ def _record_failure(run_id: int, error: Exception) -> None:
         )
         if updated:
             run = RatingRun.objects.get(pk=run_id)
-            audit.record(actor=None, action="run_failed", obj=run, message=run.error)
+            audit.record(actor=RATING_RUN, action="run_failed", obj=run, message=run.error)
 
 
 def reap_stuck_runs(*, older_than: timedelta | None = None) -> int:
@@ -400,13 +386,13 @@ def last_rated_code(federation: Federation) -> str | None:
     return latest.period.code if latest else None
 
 
-def run_now(*, federation: Federation, period_code: str, by=None) -> RatingRun:
+def run_now(*, federation: Federation, period_code: str, by: Actor) -> RatingRun:
     """Request and execute a run in this process (no broker needed)."""
     run = request_run(federation=federation, period_code=period_code, by=by, enqueue=False)
     return execute_run(run_id=run.id) or RatingRun.objects.get(pk=run.id)
 
 
-def schedule_due_runs(*, today: date) -> list[RatingRun]:
+def schedule_due_runs(*, today: date, by: Actor) -> list[RatingRun]:
     """Open and queue each federation's due periods (oldest first; one per federation)."""
     runs = []
     for federation in Federation.objects.all():
@@ -414,5 +400,7 @@ def schedule_due_runs(*, today: date) -> list[RatingRun]:
             last_rated_code(federation), today, params=calendar_of(federation)
         )
         if due:
-            runs.append(request_run(federation=federation, period_code=due[0].code, today=today))
+            runs.append(
+                request_run(federation=federation, period_code=due[0].code, by=by, today=today)
+            )
     return runs

@@ -23,6 +23,7 @@ import time
 from datetime import date
 from pathlib import Path
 
+from federation.permissions import COMMAND_LINE
 from tests.benchmarks.report import emit as bench
 
 DB_NAME = "fedratings_lists"
@@ -194,13 +195,21 @@ def child_egd(path: str) -> dict:
     server = _server_cpu(connection)
     started, cpu, server_cpu = time.perf_counter(), time.process_time(), server()
     import_player_list(
-        federation=federation, source=lambda: world.open("rb"), filename=world.name, publish=True
+        federation=federation,
+        source=lambda: world.open("rb"),
+        filename=world.name,
+        publish=True,
+        by=COMMAND_LINE,
     )
     seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
     server_cpu = server() - server_cpu
     started = time.perf_counter()
     import_player_list(
-        federation=federation, source=lambda: world.open("rb"), filename=world.name, publish=True
+        federation=federation,
+        source=lambda: world.open("rb"),
+        filename=world.name,
+        publish=True,
+        by=COMMAND_LINE,
     )
     again = time.perf_counter() - started
     started, parse_cpu = time.perf_counter(), time.process_time()
@@ -268,6 +277,7 @@ def child_fide(path: str, code: str) -> dict:
         filename=source.name,
         fmt="fide-xml",
         valid_from=date(2026, 1, 1),
+        by=COMMAND_LINE,
     )
     return {
         "seconds": time.perf_counter() - started,

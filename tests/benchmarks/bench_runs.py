@@ -20,6 +20,7 @@ import subprocess
 import time
 from datetime import date, timedelta
 
+from federation.permissions import COMMAND_LINE
 from tests.benchmarks.copy_rows import copy_rows
 
 DB_NAME = "fedratings_bench_runs"
@@ -132,6 +133,7 @@ def _iccf_federation(rng: random.Random, number: int):
             }
             for pid in players[:18_000]
         ],
+        by=COMMAND_LINE,
     )
     events = Event.objects.bulk_create(
         Event(
@@ -180,7 +182,7 @@ def _iccf_period(federation, *, first: bool):
     started = time.perf_counter()
     if profile is not None:
         profile.enable()
-    run = runs.run_now(federation=federation, period_code="2026Q1")
+    run = runs.run_now(federation=federation, period_code="2026Q1", by=COMMAND_LINE)
     total = time.perf_counter() - started
     if profile is not None:  # BENCH_PROFILE=1: where the period's time goes, by function
         profile.disable()
@@ -359,10 +361,10 @@ def bench_egf_history(rng: random.Random) -> None:
     count = 0
     compute = 0.0
     while period.starts_on <= last:
-        run = runs.run_now(federation=federation, period_code=period.code)
+        run = runs.run_now(federation=federation, period_code=period.code, by=COMMAND_LINE)
         assert run.status == "succeeded", run.error
         compute += run.stage_seconds["compute"]
-        publication.publish_list(list_id=run.rating_list.pk)
+        publication.publish_list(list_id=run.rating_list.pk, by=COMMAND_LINE)
         count += 1
         period = calendars.next_period(period)
     total = time.perf_counter() - started

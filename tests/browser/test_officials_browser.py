@@ -11,6 +11,7 @@ from datetime import date
 
 import pytest
 
+from federation.permissions import COMMAND_LINE
 from tests.browser.test_site_browser import browser, page  # noqa: F401  (the shared fixtures)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -47,8 +48,8 @@ def _egf_world():
             )
         )
         Game.objects.create(event=event, round=2, white=players[2], black=players[0], result="0-1")
-        run = runs.run_now(federation=fed, period_code=f"2025-0{day.month}")
-        publication.publish_list(list_id=run.rating_list.pk)
+        run = runs.run_now(federation=fed, period_code=f"2025-0{day.month}", by=COMMAND_LINE)
+        publication.publish_list(list_id=run.rating_list.pk, by=COMMAND_LINE)
     make_official("officer", fed)  # password "pw-officer"
     return fed, players, games
 

@@ -16,6 +16,8 @@ from datetime import date
 
 import pytest
 
+from federation.permissions import COMMAND_LINE
+
 # the module-scoped Chromium of the site tests (skips with the reason when it is missing)
 from tests.browser.test_site_browser import browser  # noqa: F401
 
@@ -226,6 +228,7 @@ def _iccf_world(players: int):
             }
             for i, p in enumerate(people)
         ],
+        by=COMMAND_LINE,
     )
     event = Event.objects.create(
         federation=fed,
@@ -356,10 +359,10 @@ def test_iccf_from_login_to_the_public_page_after_rating(official, eager_celery)
     submissions = len(official.posts)
     assert submissions == 1 + 2 + 2  # login; preview, confirm; submit, accept
 
-    run = request_run(federation=fed, period_code="2026Q1", enqueue=False)
+    run = request_run(federation=fed, period_code="2026Q1", enqueue=False, by=COMMAND_LINE)
     execute_run(run_id=run.pk)
     draft = RatingList.objects.get(federation=fed, period__code="2026Q1")
-    publish_list(list_id=draft.pk)
+    publish_list(list_id=draft.pk, by=COMMAND_LINE)
     top = draft.entries.select_related("player").order_by("rank").first()
     official.go(f"/federations/{fed.code}/players/{top.player.federation_player_id}/")
     text = official.page.locator("main").inner_text()

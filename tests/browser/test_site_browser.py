@@ -13,6 +13,8 @@ import shutil
 
 import pytest
 
+from federation.permissions import COMMAND_LINE
+
 CHROMIUM = "/usr/bin/chromium"
 ARGS = [
     "--headless",
@@ -158,6 +160,7 @@ def test_official_enters_event_runs_publishes_and_public_sees_it(live_server, pa
             }
             for i, p in enumerate(players)
         ],
+        by=COMMAND_LINE,
     )
     make_official("officer", fed)  # password "pw-officer"
     page.set_viewport_size({"width": 1400, "height": 1000})  # the admin's inline table is wide

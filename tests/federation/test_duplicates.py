@@ -15,6 +15,7 @@ from federation.duplicates import (
     merge_players,
 )
 from federation.models import AuditEvent, Federation, Player
+from federation.permissions import COMMAND_LINE
 from ratings.models import RatingPeriod
 from tests.factories import make_official
 from tournaments.models import Event, EventKind, Game, Result, TeamMember
@@ -81,7 +82,7 @@ def test_suggestions_stay_within_a_federation(world):
 
 
 def test_a_merge_moves_the_games_and_leaves_an_audit_row(world):
-    result = merge_players(keep=world["keep"], duplicate=world["dup"])
+    result = merge_players(keep=world["keep"], duplicate=world["dup"], by=COMMAND_LINE)
     world["game"].refresh_from_db()
     assert world["game"].white_id == world["keep"].pk
     assert result.moved == {"game (white)": 1}
@@ -91,12 +92,12 @@ def test_a_merge_moves_the_games_and_leaves_an_audit_row(world):
     assert audit.new_values == {"merged_into": world["keep"].pk, "active": False}
     assert duplicate_suggestions(world["fed"]) == []
     with pytest.raises(MergeRefused, match="already merged"):
-        merge_players(keep=world["keep"], duplicate=world["dup"])
+        merge_players(keep=world["keep"], duplicate=world["dup"], by=COMMAND_LINE)
 
 
 def test_a_merge_of_players_who_met_is_refused_and_changes_nothing(world):
     with pytest.raises(MergeRefused, match="they met"):
-        merge_players(keep=world["opponent"], duplicate=world["dup"])
+        merge_players(keep=world["opponent"], duplicate=world["dup"], by=COMMAND_LINE)
     world["game"].refresh_from_db()
     assert (world["game"].white_id, world["game"].black_id) == (
         world["dup"].pk,
@@ -107,7 +108,7 @@ def test_a_merge_of_players_who_met_is_refused_and_changes_nothing(world):
 
 def test_a_merge_across_federations_is_refused(world):
     with pytest.raises(MergeRefused, match="different federations"):
-        merge_players(keep=world["keep"], duplicate=world["stranger"])
+        merge_players(keep=world["keep"], duplicate=world["stranger"], by=COMMAND_LINE)
 
 
 def test_memberships_move_and_published_lists_keep_the_old_id(world, client):
@@ -120,6 +121,7 @@ def test_memberships_move_and_published_lists_keep_the_old_id(world, client):
         entries=[
             {"player_id": world["dup"].pk, "rating": 1500.0, "published_rating": 1500},
         ],
+        by=COMMAND_LINE,
     )
     team_event = Event.objects.create(
         federation=world["fed"],
@@ -132,7 +134,7 @@ def test_memberships_move_and_published_lists_keep_the_old_id(world, client):
     member = TeamMember.objects.create(
         team=team_event.teams.create(name="A"), player=world["dup"], board=1
     )
-    merge_players(keep=world["keep"], duplicate=world["dup"])
+    merge_players(keep=world["keep"], duplicate=world["dup"], by=COMMAND_LINE)
     member.refresh_from_db()
     assert member.player_id == world["keep"].pk
     entry = RatingEntry.objects.get(rating_list=published)
@@ -157,7 +159,7 @@ def test_a_merged_game_of_a_rated_period_marks_it_for_a_rerun(world):
         report={"events": [world["event"].code]},
     )
     RatingList.objects.create(federation=world["fed"], period=period, run=run)
-    merge_players(keep=world["keep"], duplicate=world["dup"])
+    merge_players(keep=world["keep"], duplicate=world["dup"], by=COMMAND_LINE)
     assert RatingPeriod.objects.get(pk=period.pk).needs_rerun
 
 

@@ -15,6 +15,7 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
+from federation.permissions import COMMAND_LINE
 from ratings.services import publication, runs
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -90,8 +91,8 @@ def test_dump_restored_into_an_empty_database_reproduces_the_published_digests(
         pytest.skip("pg_dump, pg_restore or createdb is not installed")
     federation = iccf_world["federation"]
     for code in ("2026Q1", "2026Q2"):
-        run = runs.run_now(federation=federation, period_code=code)
-        publication.publish_list(list_id=run.rating_list.pk)
+        run = runs.run_now(federation=federation, period_code=code, by=COMMAND_LINE)
+        publication.publish_list(list_id=run.rating_list.pk, by=COMMAND_LINE)
     with connection.cursor() as cursor:
         before = digests(cursor)
     assert len(before) == 3  # the imported starting list and two rated periods

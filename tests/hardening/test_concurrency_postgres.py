@@ -18,8 +18,10 @@ from django.urls import reverse
 
 from federation import audit
 from federation.models import AuditEvent
+from federation.permissions import COMMAND_LINE
 from ratings.models import ListStatus, RatingList, RatingPeriod, RatingRun, RunStatus
 from ratings.services import publication, runs
+from tests import fault_pause
 from tests.hardening.admin_forms import change_form_data
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -118,7 +120,9 @@ def test_two_runs_requested_at_once_make_one_run_and_one_list(iccf_world):
     federation = iccf_world["federation"]
 
     def request():
-        return runs.request_run(federation=federation, period_code="2026Q1", enqueue=False).pk
+        return runs.request_run(
+            federation=federation, period_code="2026Q1", enqueue=False, by=COMMAND_LINE
+        ).pk
 
     run_ids = in_threads(request, request, request)
     assert len(set(run_ids)) == 1
@@ -131,10 +135,8 @@ def test_two_runs_requested_at_once_make_one_run_and_one_list(iccf_world):
 
 
 def _pause_runs(monkeypatch, tmp_path, seconds: float):
-    marker = tmp_path / "paused"
-    monkeypatch.setenv("RATING_RUN_FAULT_PAUSE_FILE", str(marker))
-    monkeypatch.setenv("RATING_RUN_FAULT_PAUSE_SECONDS", str(seconds))
-    return marker
+    pause = fault_pause.Pause(fault_pause.AFTER_RUN_WRITES, tmp_path / "paused", seconds)
+    return fault_pause.install(pause, monkeypatch)
 
 
 def _wait(predicate, timeout=30.0):
@@ -149,9 +151,11 @@ def test_publishing_while_a_run_executes(iccf_world, monkeypatch, tmp_path):
     when the officer publishes the first draft. The half-written list is invisible and cannot be
     published; the first draft publishes; the re-run's draft then supersedes it."""
     federation = iccf_world["federation"]
-    first = runs.run_now(federation=federation, period_code="2026Q1")
+    first = runs.run_now(federation=federation, period_code="2026Q1", by=COMMAND_LINE)
     first_list = first.rating_list
-    rerun = runs.request_run(federation=federation, period_code="2026Q1", enqueue=False)
+    rerun = runs.request_run(
+        federation=federation, period_code="2026Q1", enqueue=False, by=COMMAND_LINE
+    )
     assert rerun.pk != first.pk
     marker = _pause_runs(monkeypatch, tmp_path, 3)
 
@@ -161,7 +165,7 @@ def test_publishing_while_a_run_executes(iccf_world, monkeypatch, tmp_path):
     def publish_meanwhile():
         _wait(marker.exists)
         hidden = RatingList.objects.filter(run=rerun).count()
-        published = publication.publish_list(list_id=first_list.pk).status
+        published = publication.publish_list(list_id=first_list.pk, by=COMMAND_LINE).status
         return hidden, published
 
     status, (hidden, published) = in_threads(execute, publish_meanwhile)
@@ -169,7 +173,7 @@ def test_publishing_while_a_run_executes(iccf_world, monkeypatch, tmp_path):
     assert hidden == 0 and published == ListStatus.PUBLISHED
     second_list = RatingList.objects.get(run=rerun)
     assert second_list.status == ListStatus.DRAFT
-    publication.publish_list(list_id=second_list.pk)
+    publication.publish_list(list_id=second_list.pk, by=COMMAND_LINE)
     statuses = dict(RatingList.objects.filter(period__code="2026Q1").values_list("id", "status"))
     assert statuses == {first_list.pk: ListStatus.SUPERSEDED, second_list.pk: ListStatus.PUBLISHED}
     assert second_list.entries.count() == first_list.entries.count()
@@ -182,7 +186,9 @@ def test_a_result_edited_while_its_period_is_rated_flags_the_period(
     is refused (its input no longer matches the database), naming the edit, and the period stays
     marked for a re-run."""
     federation, game = iccf_world["federation"], iccf_world["games"][0]
-    run = runs.request_run(federation=federation, period_code="2026Q1", enqueue=False)
+    run = runs.request_run(
+        federation=federation, period_code="2026Q1", enqueue=False, by=COMMAND_LINE
+    )
     marker = _pause_runs(monkeypatch, tmp_path, 3)
 
     def execute():
@@ -201,15 +207,15 @@ def test_a_result_edited_while_its_period_is_rated_flags_the_period(
     assert status == RunStatus.SUCCEEDED
     run.refresh_from_db()
     with pytest.raises(runs.RunError, match=f"game {game.pk} of S1: result"):
-        publication.publish_list(list_id=run.rating_list.pk)
+        publication.publish_list(list_id=run.rating_list.pk, by=COMMAND_LINE)
     period = RatingPeriod.objects.get(pk=run.period_id)
     assert period.needs_rerun, "the draft misses a result edited during its run"
     assert f"game {game.pk} of S1" in period.needs_rerun_reason
     # The re-run reads the new result, and its publication clears the mark.
-    publication.discard_list(list_id=run.rating_list.pk)
-    rerun = runs.run_now(federation=federation, period_code="2026Q1")
+    publication.discard_list(list_id=run.rating_list.pk, by=COMMAND_LINE)
+    rerun = runs.run_now(federation=federation, period_code="2026Q1", by=COMMAND_LINE)
     assert rerun.output_digest != run.output_digest
-    publication.publish_list(list_id=rerun.rating_list.pk)
+    publication.publish_list(list_id=rerun.rating_list.pk, by=COMMAND_LINE)
     period.refresh_from_db()
     assert not period.needs_rerun
 
@@ -224,7 +230,9 @@ def test_a_run_whose_lock_is_held_is_not_dead(iccf_world):
     from django.db import transaction
     from django.utils import timezone
 
-    run = runs.request_run(federation=iccf_world["federation"], period_code="2026Q1", enqueue=False)
+    run = runs.request_run(
+        federation=iccf_world["federation"], period_code="2026Q1", enqueue=False, by=COMMAND_LINE
+    )
     RatingRun.objects.filter(pk=run.pk).update(started_at=timezone.now())
     locked, release = threading.Event(), threading.Event()
 

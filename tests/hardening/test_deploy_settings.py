@@ -17,6 +17,8 @@ from django.conf import settings
 from django.contrib import admin
 from django.urls import reverse
 
+from federation.permissions import COMMAND_LINE
+
 ROOT = Path(__file__).resolve().parents[2]
 PRODUCTION_ENV = {
     "PRODUCTION": "1",
@@ -230,8 +232,8 @@ def test_no_public_page_needs_inline_script(client, iccf_world):
     from ratings.services import publication, runs
 
     federation, event = iccf_world["federation"], iccf_world["event"]
-    run = runs.run_now(federation=federation, period_code="2026Q1")
-    publication.publish_list(list_id=run.rating_list.pk)
+    run = runs.run_now(federation=federation, period_code="2026Q1", by=COMMAND_LINE)
+    publication.publish_list(list_id=run.rating_list.pk, by=COMMAND_LINE)
     pages = [
         "/",
         reverse("ratings:whatif_index"),

@@ -23,9 +23,10 @@ from django.conf import settings
 from django.db import connection, connections
 
 from federation.models import AuditEvent
+from federation.permissions import COMMAND_LINE
 from ratings.models import ListStatus, RatingList, RatingRun, RunStatus
 from ratings.services import runs
-from tests import celery_worker
+from tests import celery_worker, fault_pause
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 FINISHED = [RunStatus.SUCCEEDED, RunStatus.FAILED]
@@ -45,10 +46,12 @@ def wait_for(predicate, timeout=60.0, what="condition"):
 def test_connection_dropped_while_writing_a_list(iccf_world, monkeypatch, tmp_path):
     """pg_terminate_backend on the run's connection while it is paused mid-write: the run is
     recorded as failed with the reason, and none of its rows were ever visible or kept."""
-    marker = tmp_path / "paused"
-    monkeypatch.setenv("RATING_RUN_FAULT_PAUSE_FILE", str(marker))
-    monkeypatch.setenv("RATING_RUN_FAULT_PAUSE_SECONDS", "2")
-    run = runs.request_run(federation=iccf_world["federation"], period_code="2026Q1", enqueue=False)
+    marker = fault_pause.install(
+        fault_pause.Pause(fault_pause.AFTER_RUN_WRITES, tmp_path / "paused", 2), monkeypatch
+    )
+    run = runs.request_run(
+        federation=iccf_world["federation"], period_code="2026Q1", enqueue=False, by=COMMAND_LINE
+    )
     outcome = {}
 
     def execute():
@@ -79,7 +82,7 @@ def test_connection_dropped_while_writing_a_list(iccf_world, monkeypatch, tmp_pa
     assert not run.event_ratings.exists()
     assert AuditEvent.objects.filter(action="run_failed", object_id=str(run.pk)).exists()
     # A failed run does not block the period: the next request runs and succeeds.
-    again = runs.run_now(federation=iccf_world["federation"], period_code="2026Q1")
+    again = runs.run_now(federation=iccf_world["federation"], period_code="2026Q1", by=COMMAND_LINE)
     assert again.status == RunStatus.SUCCEEDED and again.pk != run.pk
 
 
@@ -164,7 +167,7 @@ def _test_database_url() -> str:
 def workers(tmp_path, private_redis):
     started = []
 
-    def start(**extra_env):
+    def start(pause=None, **extra_env):
         env = {
             **os.environ,
             "DATABASE_URL": _test_database_url(),
@@ -172,7 +175,7 @@ def workers(tmp_path, private_redis):
             **extra_env,
         }
         log = open(tmp_path / f"worker{len(started)}.log", "w")  # noqa: SIM115
-        process = celery_worker.start_worker(env, log)
+        process = celery_worker.start_worker(env, log, pause)
         started.append((process, log))
         return process
 
@@ -211,7 +214,7 @@ def test_redis_restarted_while_runs_are_queued(iccf_world, private_redis, worker
     for i in range(2):
         Player.objects.create(federation=other, federation_player_id=str(i), surname=f"Q{i}")
     queued = [
-        runs.request_run(federation=f, period_code="2026Q1", enqueue=False)
+        runs.request_run(federation=f, period_code="2026Q1", enqueue=False, by=COMMAND_LINE)
         for f in (federation, other)
     ]
     for run in queued:
@@ -232,7 +235,9 @@ def test_redis_restarted_while_runs_are_queued(iccf_world, private_redis, worker
         assert RatingList.objects.filter(run=run).count() == 1
 
     private_redis.restart()  # with the worker connected this time
-    later = runs.request_run(federation=federation, period_code="2026Q2", enqueue=False)
+    later = runs.request_run(
+        federation=federation, period_code="2026Q2", enqueue=False, by=COMMAND_LINE
+    )
     broker("ratings.execute_run", later.pk)
     wait_for(_finished(later.pk), timeout=90, what="a run sent after the second restart")
     assert RatingRun.objects.get(pk=later.pk).status == RunStatus.SUCCEEDED
@@ -242,11 +247,11 @@ def test_worker_killed_during_publication(iccf_world, workers, broker, tmp_path)
     """The worker publishing a list is SIGKILLed before commit: the list stays a draft and the
     old list stays the published one meanwhile; the redelivered task publishes it once."""
     federation = iccf_world["federation"]
-    run = runs.run_now(federation=federation, period_code="2026Q1")
+    run = runs.run_now(federation=federation, period_code="2026Q1", by=COMMAND_LINE)
     draft = run.rating_list
     old = RatingList.objects.get(federation=federation, status=ListStatus.PUBLISHED)
     marker = tmp_path / "publishing"
-    workers(RATING_PUBLISH_FAULT_PAUSE_FILE=str(marker), RATING_RUN_FAULT_PAUSE_SECONDS="120")
+    workers(fault_pause.Pause(fault_pause.AFTER_PUBLICATION_WRITES, marker, 120))
     broker("ratings.publish_list", draft.pk)
     wait_for(marker.exists, what="the publication to pause")
     wait_for(lambda: marker.read_text().strip().isdigit(), what="the child pid")

@@ -7,6 +7,7 @@ import pytest
 from django.core.management import call_command
 
 from federation.models import Federation, Player
+from federation.permissions import COMMAND_LINE
 from tournaments.models import Event, EventKind, EventStatus, Game
 
 
@@ -35,6 +36,7 @@ def iccf_world(db):
             }
             for i, p in enumerate(players[:5])
         ],
+        by=COMMAND_LINE,
     )
     event = Event.objects.create(
         federation=federation,

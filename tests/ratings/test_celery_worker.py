@@ -14,10 +14,11 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
+from federation.permissions import COMMAND_LINE
 from ratings import tasks
 from ratings.models import RatingList, RatingRun, RunStatus
 from ratings.services import runs
-from tests import celery_worker
+from tests import celery_worker, fault_pause
 
 pytestmark = [pytest.mark.redis, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -32,13 +33,13 @@ def _test_database_url() -> str:
 def start_worker(tmp_path):
     workers = []
 
-    def start(**extra_env):
+    def start(pause=None, **extra_env):
         from federation.celery import app
 
         app.control.purge()
         env = {**os.environ, "DATABASE_URL": _test_database_url(), **extra_env}
         log = open(tmp_path / f"worker{len(workers)}.log", "w")  # noqa: SIM115
-        process = celery_worker.start_worker(env, log)
+        process = celery_worker.start_worker(env, log, pause)
         workers.append((process, log))
         return process
 
@@ -69,7 +70,9 @@ def _finished(run_id):
 
 def test_worker_executes_a_requested_run_once(iccf_world, start_worker):
     start_worker()
-    run = runs.request_run(federation=iccf_world["federation"], period_code="2026Q1")
+    run = runs.request_run(
+        federation=iccf_world["federation"], period_code="2026Q1", by=COMMAND_LINE
+    )
     _wait_for(_finished(run.pk), what="the worker to finish the run")
     run.refresh_from_db()
     assert run.status == RunStatus.SUCCEEDED, run.error
@@ -87,7 +90,7 @@ def test_failing_run_is_recorded_by_the_worker(iccf_world, start_worker):
     federation.params = {"engine": {"rd_cap": "high"}}
     federation.save()
     start_worker()
-    run = runs.request_run(federation=federation, period_code="2026Q1")
+    run = runs.request_run(federation=federation, period_code="2026Q1", by=COMMAND_LINE)
     _wait_for(_finished(run.pk), what="the run to fail")
     run.refresh_from_db()
     assert run.status == RunStatus.FAILED
@@ -100,8 +103,10 @@ def test_worker_killed_mid_write_leaves_nothing_and_redelivery_completes(
     iccf_world, start_worker, tmp_path
 ):
     marker = tmp_path / "paused"
-    start_worker(RATING_RUN_FAULT_PAUSE_FILE=str(marker), RATING_RUN_FAULT_PAUSE_SECONDS="120")
-    run = runs.request_run(federation=iccf_world["federation"], period_code="2026Q1")
+    start_worker(fault_pause.Pause(fault_pause.AFTER_RUN_WRITES, marker, 120))
+    run = runs.request_run(
+        federation=iccf_world["federation"], period_code="2026Q1", by=COMMAND_LINE
+    )
     _wait_for(marker.exists, what="the run to pause mid-write")
     _wait_for(lambda: marker.read_text().strip().isdigit(), what="the child pid")
     child = int(marker.read_text())
@@ -130,8 +135,12 @@ def test_runs_of_two_periods_of_one_federation_do_not_block_each_other(iccf_worl
     from ratings.models import RatingRun
 
     federation = iccf_world["federation"]
-    first = runs.request_run(federation=federation, period_code="2026Q1", enqueue=False)
-    second = runs.request_run(federation=federation, period_code="2026Q2", enqueue=False)
+    first = runs.request_run(
+        federation=federation, period_code="2026Q1", enqueue=False, by=COMMAND_LINE
+    )
+    second = runs.request_run(
+        federation=federation, period_code="2026Q2", enqueue=False, by=COMMAND_LINE
+    )
     barrier = threading.Barrier(2)
     results = {}
 

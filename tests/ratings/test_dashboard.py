@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from federation.permissions import COMMAND_LINE
 from ratings.services import publication, runs
 from tests.factories import make_official
 from tournaments.models import Event
@@ -13,12 +14,12 @@ pytestmark = pytest.mark.django_db
 
 def test_the_dashboard_shows_what_waits_in_flow_order(client, iccf_world):
     federation = iccf_world["federation"]
-    run = runs.run_now(federation=federation, period_code="2026Q1")
-    publication.publish_list(list_id=run.rating_list.pk)
+    run = runs.run_now(federation=federation, period_code="2026Q1", by=COMMAND_LINE)
+    publication.publish_list(list_id=run.rating_list.pk, by=COMMAND_LINE)
     game = iccf_world["games"][0]
     game.result = "0-1" if game.result != "0-1" else "1-0"
     game.save()  # marks 2026Q1 for a re-run
-    draft = runs.run_now(federation=federation, period_code="2026Q2").rating_list
+    draft = runs.run_now(federation=federation, period_code="2026Q2", by=COMMAND_LINE).rating_list
     Event.objects.create(
         federation=federation,
         name="Late section",

@@ -6,6 +6,7 @@ from datetime import date
 
 import pytest
 
+from federation.permissions import COMMAND_LINE
 from ratings import calendars
 from ratings.models import EventRating, ListStatus, RatingEntry, RatingList, SolvingNorm
 from ratings.services import runs
@@ -84,7 +85,7 @@ def test_wfcc_title_proposals_name_their_norms(rated_demo):
 
 
 def test_nothing_is_due_after_the_demo_was_rated(rated_demo):
-    assert runs.schedule_due_runs(today=date(2026, 11, 21)) == []
+    assert runs.schedule_due_runs(today=date(2026, 11, 21), by=COMMAND_LINE) == []
 
 
 def test_next_period_becomes_due_on_its_day(rated_demo):

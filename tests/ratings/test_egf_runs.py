@@ -7,6 +7,7 @@ from datetime import date
 import pytest
 
 from federation.models import Federation, Player
+from federation.permissions import COMMAND_LINE
 from ratings.services import publication, runs
 from tournaments.models import Event, Game
 
@@ -40,9 +41,9 @@ def _tournament(federation, code, day, pairs, cls="A"):
 
 
 def _run_and_publish(federation, code):
-    run = runs.run_now(federation=federation, period_code=code)
+    run = runs.run_now(federation=federation, period_code=code, by=COMMAND_LINE)
     assert run.status == "succeeded", run.error
-    return publication.publish_list(list_id=run.rating_list.pk)
+    return publication.publish_list(list_id=run.rating_list.pk, by=COMMAND_LINE)
 
 
 def test_kyu_player_leaves_the_list_after_six_months_but_keeps_his_rating(egf):
@@ -64,7 +65,7 @@ def test_tournaments_in_a_window_are_rated_in_date_order(egf):
     federation, (k1, k2, d1, d2) = egf
     later = _tournament(federation, "T-LATE", date(2025, 3, 20), [(k1, k2, "0-1")])
     earlier = _tournament(federation, "T-EARLY", date(2025, 3, 5), [(k1, k2, "1-0")])
-    run = runs.run_now(federation=federation, period_code="2025-03")
+    run = runs.run_now(federation=federation, period_code="2025-03", by=COMMAND_LINE)
     assert run.report["events"] == ["T-EARLY", "T-LATE"]
     first = run.event_ratings.get(event=earlier, player=k1)
     second = run.event_ratings.get(event=later, player=k1)
@@ -77,7 +78,7 @@ def test_grade_jump_of_two_resets_to_the_new_grade(egf):
     _run_and_publish(federation, "2025-01")
     Player.objects.filter(pk=k1.pk).update(grade="13k")  # improved by two grades
     _tournament(federation, "T2", date(2025, 2, 8), [(k1, k2, "0-1")])
-    run = runs.run_now(federation=federation, period_code="2025-02")
+    run = runs.run_now(federation=federation, period_code="2025-02", by=COMMAND_LINE)
     assert run.event_ratings.get(player=k1).before == 800.0  # 13k nominal, not his old rating
     assert run.event_ratings.get(player=k2).before != 600.0  # k2 carries his rating
 
@@ -88,7 +89,7 @@ def test_snapshot_length_comes_from_the_federation_calendar(egf):
     federation.save()
     _tournament(federation, "T-JAN", date(2025, 1, 11), [(k1, k2, "1-0")])
     _tournament(federation, "T-MAR", date(2025, 3, 29), [(d1, d2, "1-0")])
-    run = runs.run_now(federation=federation, period_code="2025-01")
+    run = runs.run_now(federation=federation, period_code="2025-01", by=COMMAND_LINE)
     assert (run.period.starts_on, run.period.ends_on) == (date(2025, 1, 1), date(2025, 3, 31))
     assert run.report["events"] == ["T-JAN", "T-MAR"]
 
@@ -118,7 +119,7 @@ def test_a_grade_change_between_runs_resets_as_the_engine_does_in_one_run(egf, o
     _run_and_publish(federation, "2025-01")
     Player.objects.filter(pk=d1.pk).update(grade=new)
     _tournament(federation, "T2", date(2025, 2, 8), [(d1, d2, "1-0")])
-    run = runs.run_now(federation=federation, period_code="2025-02")
+    run = runs.run_now(federation=federation, period_code="2025-02", by=COMMAND_LINE)
     in_two_runs = run.event_ratings.get(player=d1)
 
     def tournament(code, grade):

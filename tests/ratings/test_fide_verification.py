@@ -9,6 +9,7 @@ from datetime import date
 
 import pytest
 
+from federation.permissions import COMMAND_LINE
 from ratings.services import runs
 from ratings.services.imports import import_player_list
 from ratings.systems.common import Context, base_list_for
@@ -28,6 +29,7 @@ def fide_list(federation, rows: dict[str, int], name: str):
         source=lambda: io.BytesIO((header + body).encode()),
         filename=name,
         fmt="fide-txt",
+        by=COMMAND_LINE,
     )
 
 
@@ -53,7 +55,7 @@ def test_the_official_value_replaces_a_mismatched_declaration(iccf_world, newcom
         "unrated": True,
         "fide": 2050.0,
     }
-    run = runs.run_now(federation=iccf_world["federation"], period_code="2026Q1")
+    run = runs.run_now(federation=iccf_world["federation"], period_code="2026Q1", by=COMMAND_LINE)
     assert run.report["fide_checks"] == [
         {
             "player": newcomer.pk,
@@ -70,7 +72,7 @@ def test_the_official_value_replaces_a_mismatched_declaration(iccf_world, newcom
 def test_a_matching_declaration_is_verified_and_not_shown(iccf_world, newcomer):
     fide_list(iccf_world["federation"], {"4100018": 2100}, "standard_jan26frl.txt")
     assert engine_start(iccf_world, newcomer)["fide"] == 2100.0
-    run = runs.run_now(federation=iccf_world["federation"], period_code="2026Q1")
+    run = runs.run_now(federation=iccf_world["federation"], period_code="2026Q1", by=COMMAND_LINE)
     assert run.report["fide_checks"] == []
 
 
@@ -78,7 +80,7 @@ def test_only_the_quarterly_list_of_the_iccf_date_counts(iccf_world, newcomer):
     # A February list is no rule 2.1a list; the January one was not imported.
     fide_list(iccf_world["federation"], {"4100018": 1900}, "standard_feb26frl.txt")
     assert engine_start(iccf_world, newcomer)["fide"] == 2100.0  # the declaration stands...
-    run = runs.run_now(federation=iccf_world["federation"], period_code="2026Q1")
+    run = runs.run_now(federation=iccf_world["federation"], period_code="2026Q1", by=COMMAND_LINE)
     assert [c["status"] for c in run.report["fide_checks"]] == [fide_rule.NO_LIST]  # ...flagged
 
 
@@ -89,7 +91,7 @@ def test_a_fide_id_the_list_lacks_means_no_fide_rating(iccf_world, newcomer):
 
 def test_the_screens_show_the_checks(iccf_world, newcomer, client):
     fide_list(iccf_world["federation"], {"4100018": 2050}, "standard_jan26frl.txt")
-    run = runs.run_now(federation=iccf_world["federation"], period_code="2026Q1")
+    run = runs.run_now(federation=iccf_world["federation"], period_code="2026Q1", by=COMMAND_LINE)
     client.force_login(make_official("officer", iccf_world["federation"]))
     page = client.get(f"/admin/ratings/ratingrun/{run.pk}/change/")
     assert page.status_code == 200

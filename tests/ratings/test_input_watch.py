@@ -18,6 +18,7 @@ from django.apps import apps
 from django.db import IntegrityError, connection, transaction
 
 from federation.models import Federation, Player
+from federation.permissions import COMMAND_LINE
 from ratings.models import InputEdit, ListStatus, RatingList, RatingPeriod
 from ratings.services import input_watch, publication, runs
 from ratings.services.input_watch import NOT_INPUT, WATCHED
@@ -51,7 +52,9 @@ def drafts(django_db_setup, django_db_blocker):
                     .order_by("-period__valid_from")
                     .first()
                 )
-                run = runs.run_now(federation=latest.federation, period_code=latest.period.code)
+                run = runs.run_now(
+                    federation=latest.federation, period_code=latest.period.code, by=COMMAND_LINE
+                )
                 assert run.status == "succeeded", run.error
                 found[system] = run.rating_list.pk
         yield found
@@ -247,17 +250,19 @@ def test_each_watched_edit_marks_the_period_and_publication_checks_it(drafts, mo
     assert name in edit.description and period.needs_rerun_reason
     if model is Federation and name == "system":
         with pytest.raises(runs.RunError, match="rating system"):
-            publication.publish_list(list_id=rating_list.pk)
+            publication.publish_list(list_id=rating_list.pk, by=COMMAND_LINE)
         return
     federation = Federation.objects.get(pk=rating_list.federation_id)
     digest_now = runs.canonical_digest(runs.prepare_input(federation, period)[1].engine_input)
     if digest_now == rating_list.run.input_digest:
-        publication.publish_list(list_id=rating_list.pk)  # the edit did not reach the engine
+        publication.publish_list(
+            list_id=rating_list.pk, by=COMMAND_LINE
+        )  # the edit did not reach the engine
         period.refresh_from_db()
         assert not period.needs_rerun
     else:
         with pytest.raises(runs.RunError) as refused:
-            publication.publish_list(list_id=rating_list.pk)
+            publication.publish_list(list_id=rating_list.pk, by=COMMAND_LINE)
         assert edit.description in str(refused.value)
         assert RatingList.objects.get(pk=rating_list.pk).status == ListStatus.DRAFT
 
@@ -322,15 +327,17 @@ def test_publication_refuses_a_draft_an_edit_made_stale(drafts, make_edit):
     system, subject, what = make_edit(drafts)
     rating_list = _draft(drafts, system)
     with pytest.raises(runs.RunError) as refused:
-        publication.publish_list(list_id=rating_list.pk)
+        publication.publish_list(list_id=rating_list.pk, by=COMMAND_LINE)
     message = str(refused.value)
     assert subject in message and what in message and rating_list.period.code in message
     period = RatingPeriod.objects.get(pk=rating_list.period_id)
     assert period.needs_rerun, "the flag stays until a run reads the new input"
     # A re-run reads the edit; its draft publishes and clears the flag.
-    publication.discard_list(list_id=rating_list.pk)
-    rerun = runs.run_now(federation=rating_list.federation, period_code=period.code)
-    publication.publish_list(list_id=rerun.rating_list.pk)
+    publication.discard_list(list_id=rating_list.pk, by=COMMAND_LINE)
+    rerun = runs.run_now(
+        federation=rating_list.federation, period_code=period.code, by=COMMAND_LINE
+    )
+    publication.publish_list(list_id=rerun.rating_list.pk, by=COMMAND_LINE)
     period.refresh_from_db()
     assert not period.needs_rerun and period.needs_rerun_reason == ""
 
@@ -341,7 +348,7 @@ def test_an_unrecorded_write_is_still_caught_at_publication(drafts):
         points=Decimal("0.5")
     )  # a queryset update sends no signal
     with pytest.raises(runs.RunError, match="no recorded edit explains it"):
-        publication.publish_list(list_id=rating_list.pk)
+        publication.publish_list(list_id=rating_list.pk, by=COMMAND_LINE)
 
 
 # --- what is read but is not input --------------------------------------------------------------
@@ -375,7 +382,7 @@ def test_edits_of_what_is_not_input_leave_every_draft_publishable(drafts):
     for system in SYSTEMS:
         rating_list = _draft(drafts, system)
         assert publication.stale_reason(rating_list) is None
-        publication.publish_list(list_id=rating_list.pk)
+        publication.publish_list(list_id=rating_list.pk, by=COMMAND_LINE)
 
 
 # --- every path -------------------------------------------------------------------------------

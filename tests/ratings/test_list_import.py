@@ -11,6 +11,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from federation.models import AuditEvent, Federation, FideList, FideRating, Player
+from federation.permissions import COMMAND_LINE
 from ratings.models import ListStatus, RatingEntry, RatingList, RatingRun
 from ratings.services.imports import ListImportRefused, import_player_list
 from ratings.web import native_download as native_exports
@@ -33,7 +34,11 @@ def egd_file(*rows: bytes) -> bytes:
 
 def run(federation, data: bytes, name: str = "allworld.html", **options):
     return import_player_list(
-        federation=federation, source=lambda: io.BytesIO(data), filename=name, **options
+        federation=federation,
+        source=lambda: io.BytesIO(data),
+        filename=name,
+        by=COMMAND_LINE,
+        **options,
     )
 
 
@@ -237,7 +242,7 @@ def test_the_real_world_list_then_again_then_its_own_export(egf):
     source = lambda: path.open("rb")  # noqa: E731
     name = path.name
     first = import_player_list(
-        federation=egf, source=source, filename=name, fmt="egd", publish=True
+        federation=egf, source=source, filename=name, fmt="egd", publish=True, by=COMMAND_LINE
     )
     assert first.declared_count == 43965 == first.new_count == first.rows_read
     assert Player.objects.filter(federation=egf).count() == 43965
@@ -249,12 +254,16 @@ def test_the_real_world_list_then_again_then_its_own_export(egf):
     assert listing.entries.get(player__federation_player_id="10537560").published_rating == gor
     assert listing.entries.get(player__federation_player_id="10537560").state["tournaments"] == nt
     second = import_player_list(
-        federation=egf, source=source, filename=name, fmt="egd", publish=True
+        federation=egf, source=source, filename=name, fmt="egd", publish=True, by=COMMAND_LINE
     )
     assert (second.new_count, len(second.updated), second.unchanged) == (0, 0, 43965)
     exported = "".join(native_exports.native_lines(listing)).encode()
     third = import_player_list(
-        federation=egf, source=lambda: io.BytesIO(exported), filename="egd.txt", publish=True
+        federation=egf,
+        source=lambda: io.BytesIO(exported),
+        filename="egd.txt",
+        publish=True,
+        by=COMMAND_LINE,
     )
     assert (third.new_count, len(third.updated), third.unchanged) == (0, 0, 43965)
     assert third.list_id == listing.pk
@@ -296,9 +305,9 @@ def test_after_a_run_the_egd_export_counts_the_new_tournament(egf):
         end=date(2018, 7, 14),
     )
     Game.objects.create(event=event, round=1, white=aaij, black=aakerblom, result="1-0")
-    done = runs.run_now(federation=egf, period_code="2018-07")
+    done = runs.run_now(federation=egf, period_code="2018-07", by=COMMAND_LINE)
     assert done.status == "succeeded", done.error
-    listing = publication.publish_list(list_id=done.rating_list.pk)
+    listing = publication.publish_list(list_id=done.rating_list.pk, by=COMMAND_LINE)
     text = "".join(native_exports.native_lines(listing))
     line = next(li for li in text.splitlines() if li.startswith(" 10537560 "))
     gor = listing.entries.get(player=aaij).published_rating

@@ -9,6 +9,7 @@ import pytest
 from django.conf import settings
 from django.db import transaction
 
+from federation.permissions import COMMAND_LINE
 from ratings.models import (
     EventRating,
     ListStatus,
@@ -42,7 +43,7 @@ def test_live_equals_the_official_run_of_the_same_period(iccf_world):
     run = live.refresh_live(federation.pk)
     assert run is not None and run.period_code == "2026Q1" and run.events == ["S1"]
     assert run.base_list.period.code == "2025Q4"
-    official = runs.run_now(federation=federation, period_code="2026Q1")
+    official = runs.run_now(federation=federation, period_code="2026Q1", by=COMMAND_LINE)
     _live_ratings_match_the_entries(run, official)
     entries = {e.player_id: e for e in official.rating_list.entries.all()}
     found = list(LiveRating.objects.filter(live_run=run))
@@ -141,17 +142,17 @@ def test_publication_moves_the_base_and_clears_what_it_rated(
 ):
     federation = iccf_world["federation"]
     live.refresh_live(federation.pk)
-    run = runs.run_now(federation=federation, period_code="2026Q1")
+    run = runs.run_now(federation=federation, period_code="2026Q1", by=COMMAND_LINE)
     with django_capture_on_commit_callbacks(execute=True):
-        publication.publish_list(list_id=run.rating_list.pk)
+        publication.publish_list(list_id=run.rating_list.pk, by=COMMAND_LINE)
     # S1 is on the published 2026Q1 list now; nothing accepted awaits the next one.
     assert not LiveRun.objects.filter(federation=federation).exists()
 
 
 def test_results_of_the_next_window_are_live_from_the_new_list(iccf_world):
     federation = iccf_world["federation"]
-    run = runs.run_now(federation=federation, period_code="2026Q1")
-    publication.publish_list(list_id=run.rating_list.pk)
+    run = runs.run_now(federation=federation, period_code="2026Q1", by=COMMAND_LINE)
+    publication.publish_list(list_id=run.rating_list.pk, by=COMMAND_LINE)
     players = iccf_world["players"]
     event = Event.objects.create(
         federation=federation,
@@ -304,13 +305,13 @@ def test_egf_live_follows_the_list_and_its_explain_recomputes_each_tournament(db
             Game.objects.create(event=event, round=1, white=white, black=black, result=result)
 
     tournament("T1", date(2025, 1, 11), [(k1, k2, "1-0"), (d1, d2, "1-0")])
-    first = runs.run_now(federation=federation, period_code="2025-01")
-    publication.publish_list(list_id=first.rating_list.pk)
+    first = runs.run_now(federation=federation, period_code="2025-01", by=COMMAND_LINE)
+    publication.publish_list(list_id=first.rating_list.pk, by=COMMAND_LINE)
     tournament("T2", date(2025, 2, 8), [(k1, d1, "0-1"), (k2, d2, "1-0")])
     tournament("T3", date(2025, 2, 22), [(k1, k2, "1-0")])
     run = live.refresh_live(federation.pk)
     assert run.period_code == "2025-02" and run.events == ["T2", "T3"]
-    official = runs.run_now(federation=federation, period_code="2025-02")
+    official = runs.run_now(federation=federation, period_code="2025-02", by=COMMAND_LINE)
     entries = {e.player_id: e.rating for e in official.rating_list.entries.all()}
     assert {r.player_id: r.rating for r in run.ratings.all()} == entries
     _live_ratings_match_the_entries(run, official)

@@ -8,6 +8,7 @@ import io
 import pytest
 
 from federation.models import Federation, Player
+from federation.permissions import COMMAND_LINE
 from ratings.models import RatingList
 from ratings.services.publication import import_list
 from ratings.web.native_download import native_lines
@@ -56,6 +57,7 @@ def test_the_wfcc_solvers_list_flags_half_ratings():
                 "half_rating": True,
             },
         ],
+        by=COMMAND_LINE,
     )
     lines = "".join(native_lines(listing)).splitlines()
     assert lines[3].split() == ["Rank", "Name", "Ctry", "Rating", "Tnmts", "Half"]

@@ -7,6 +7,7 @@ import pytest
 from django.core.management import call_command
 
 from federation.models import Federation
+from federation.permissions import COMMAND_LINE
 from ratings.models import ListStatus, RatingList, RatingPeriod
 from ratings.selectors.corrections import chain_review
 from ratings.services import live_triggers, publication, runs
@@ -111,12 +112,12 @@ def test_a_chain_reads_its_own_drafts_so_every_list_publishes(demo, system):
     rated = published.exclude(run__engine="import").order_by("period__valid_from")
     _edit_the_first_rated_period(federation, rated)
     first = rated.first().period.code
-    chain = publication.rerate_from(federation=federation, period_code=first)
+    chain = publication.rerate_from(federation=federation, period_code=first, by=COMMAND_LINE)
     assert [r.period.code for r in chain] == [rl.period.code for rl in rated]
     review = chain_review(chain[0].pk)
     assert [p.code for p in review] == [r.period.code for r in chain]
     assert review[0].rows and review[-1].rows  # the change runs through to the newest list
-    lists = publication.publish_chain(head_run_id=chain[0].pk)
+    lists = publication.publish_chain(head_run_id=chain[0].pk, by=COMMAND_LINE)
     assert [rl.status for rl in lists] == [ListStatus.PUBLISHED] * len(chain)
 
 
@@ -130,9 +131,9 @@ def test_a_chain_published_together_refreshes_the_live_ratings_once(
     egf = Federation.objects.get(system="egf")
     codes = sorted(_published(egf))
     _flip_a_result(egf, codes[-3])
-    chain = publication.rerate_from(federation=egf, period_code=codes[-3])
+    chain = publication.rerate_from(federation=egf, period_code=codes[-3], by=COMMAND_LINE)
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
-        lists = publication.publish_chain(head_run_id=chain[0].pk)
+        lists = publication.publish_chain(head_run_id=chain[0].pk, by=COMMAND_LINE)
     assert len(lists) == 3
     assert len([c for c in callbacks if isinstance(c, live_triggers._Refresh)]) == 3
     assert sent == [egf.pk]
@@ -142,7 +143,7 @@ def test_the_review_shows_original_beside_revised(demo):
     egf = Federation.objects.get(system="egf")
     codes = sorted(_published(egf))
     game = _flip_a_result(egf, codes[-3])
-    chain = publication.rerate_from(federation=egf, period_code=codes[-3])
+    chain = publication.rerate_from(federation=egf, period_code=codes[-3], by=COMMAND_LINE)
     review = chain_review(chain[0].pk)
     assert [p.code for p in review] == codes[-3:]
     rows = {row.player_id: row for row in review[0].rows}
@@ -154,11 +155,11 @@ def test_the_review_shows_original_beside_revised(demo):
 def test_a_failed_publication_publishes_nothing_of_the_chain(demo):
     egf = Federation.objects.get(system="egf")
     codes = sorted(_published(egf))
-    chain = publication.rerate_from(federation=egf, period_code=codes[-2])
+    chain = publication.rerate_from(federation=egf, period_code=codes[-2], by=COMMAND_LINE)
     _flip_a_result(egf, codes[-1])  # makes the last draft stale
     before = _published(egf)
     with pytest.raises(runs.RunError, match="no longer matches"):
-        publication.publish_chain(head_run_id=chain[0].pk)
+        publication.publish_chain(head_run_id=chain[0].pk, by=COMMAND_LINE)
     assert _published(egf) == before
     assert {rl.status for rl in RatingList.objects.filter(run__in=chain)} == {ListStatus.DRAFT}
 
@@ -166,8 +167,8 @@ def test_a_failed_publication_publishes_nothing_of_the_chain(demo):
 def test_a_correction_of_an_earlier_period_alone_marks_the_later_ones(demo):
     egf = Federation.objects.get(system="egf")
     codes = sorted(_published(egf))
-    run = runs.run_now(federation=egf, period_code=codes[-3])
-    publication.publish_list(list_id=run.rating_list.pk)  # no longer a dead end
+    run = runs.run_now(federation=egf, period_code=codes[-3], by=COMMAND_LINE)
+    publication.publish_list(list_id=run.rating_list.pk, by=COMMAND_LINE)  # no longer a dead end
     marked = RatingPeriod.objects.filter(federation=egf, needs_rerun=True)
     assert sorted(marked.values_list("code", flat=True)) == codes[-2:]
     assert all("was published" in p.needs_rerun_reason for p in marked)
@@ -176,9 +177,9 @@ def test_a_correction_of_an_earlier_period_alone_marks_the_later_ones(demo):
 def test_rerate_refuses_periods_with_a_pending_draft(demo):
     egf = Federation.objects.get(system="egf")
     codes = sorted(_published(egf))
-    draft = runs.run_now(federation=egf, period_code=codes[-1]).rating_list
+    draft = runs.run_now(federation=egf, period_code=codes[-1], by=COMMAND_LINE).rating_list
     with pytest.raises(runs.RunError, match=f"draft list {draft.pk} awaiting publication"):
-        publication.rerate_from(federation=egf, period_code=codes[-2])
+        publication.rerate_from(federation=egf, period_code=codes[-2], by=COMMAND_LINE)
 
 
 def test_an_officer_rerates_reviews_and_publishes_in_the_admin(demo, client):

@@ -14,6 +14,7 @@ from hypothesis import given
 from hypothesis import settings as hyp_settings
 from hypothesis import strategies as st
 
+from federation.permissions import COMMAND_LINE
 from ratings import systems
 from ratings.models import ListStatus, RatingEntry, RatingList
 from ratings.services import publication, runs
@@ -62,7 +63,9 @@ def test_every_systems_changes_are_taken_against_the_list_it_continues_from(rate
 
 def test_a_run_reads_the_list_it_continues_from_once(iccf_world):
     with CaptureQueriesContext(connection) as queries:
-        run = runs.run_now(federation=iccf_world["federation"], period_code="2026Q1")
+        run = runs.run_now(
+            federation=iccf_world["federation"], period_code="2026Q1", by=COMMAND_LINE
+        )
     assert run.status == "succeeded", run.error
     base = run.rating_list.previous
     reads = [
@@ -82,9 +85,9 @@ def test_start_ratings_on_the_base_list_are_the_ones_stored(iccf_world):
     the run's read of it. Both ways give what the database holds: the base list and an older
     one."""
     federation = iccf_world["federation"]
-    first = runs.run_now(federation=federation, period_code="2026Q1")
-    publication.publish_list(list_id=first.rating_list.pk)
-    second = runs.run_now(federation=federation, period_code="2026Q2")
+    first = runs.run_now(federation=federation, period_code="2026Q1", by=COMMAND_LINE)
+    publication.publish_list(list_id=first.rating_list.pk, by=COMMAND_LINE)
+    second = runs.run_now(federation=federation, period_code="2026Q2", by=COMMAND_LINE)
     ctx = Context(federation, second.period, base_list_for(federation, second.period), {})
     assert ctx.base_list == first.rating_list
     base = base_entries(ctx.base_list, with_state=False)

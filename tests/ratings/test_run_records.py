@@ -13,6 +13,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
 
+from federation.permissions import COMMAND_LINE
 from federation.triggers import UNLOCK_TABLE
 from ratings.models import ImmutableListError, ListStatus, RatingRun, RunRecord
 from ratings.services import provenance, runs
@@ -186,7 +187,7 @@ def test_public_downloads_serve_the_files_of_published_runs_only(rated_demo, cli
     assert client.get(f"{base}/other.json").status_code == 404
     assert client.get(f"/federations/iccf/runs/{run.pk}/input.json").status_code == 404
     # A draft's run (the latest period run again) is not public.
-    draft = runs.run_now(federation=run.federation, period_code=run.period.code)
+    draft = runs.run_now(federation=run.federation, period_code=run.period.code, by=COMMAND_LINE)
     assert draft.rating_list.status == ListStatus.DRAFT
     url = f"/federations/{run.federation.code}/runs/{draft.pk}/input.json"
     assert client.get(url).status_code == 404

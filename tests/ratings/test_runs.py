@@ -8,6 +8,7 @@ import pytest
 from django.db import DatabaseError, IntegrityError, transaction
 
 from federation.models import AuditEvent
+from federation.permissions import COMMAND_LINE
 from ratings.engines import iccf as iccf_engine
 from ratings.models import (
     ImmutableListError,
@@ -22,14 +23,16 @@ from tournaments.models import Substitution
 
 
 def _run(world, code="2026Q1"):
-    return runs.run_now(federation=world["federation"], period_code=code)
+    return runs.run_now(federation=world["federation"], period_code=code, by=COMMAND_LINE)
 
 
 def test_requested_run_executes_and_writes_one_draft(
     iccf_world, eager_celery, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks(execute=True):
-        run = runs.request_run(federation=iccf_world["federation"], period_code="2026Q1")
+        run = runs.request_run(
+            federation=iccf_world["federation"], period_code="2026Q1", by=COMMAND_LINE
+        )
     run.refresh_from_db()
     assert run.status == RunStatus.SUCCEEDED, run.error
     drafts = RatingList.objects.filter(run=run)
@@ -57,7 +60,7 @@ def test_list_values_equal_the_engine_run_on_the_same_input(iccf_world):
 
 def test_same_inputs_reproduce_the_output_digest(iccf_world):
     first = _run(iccf_world)
-    publication.discard_list(list_id=first.rating_list.pk)
+    publication.discard_list(list_id=first.rating_list.pk, by=COMMAND_LINE)
     second = _run(iccf_world)
     assert second.pk != first.pk
     assert (second.input_digest, second.output_digest) == (first.input_digest, first.output_digest)
@@ -65,7 +68,7 @@ def test_same_inputs_reproduce_the_output_digest(iccf_world):
 
 def test_changed_result_changes_the_digest(iccf_world):
     first = _run(iccf_world)
-    publication.discard_list(list_id=first.rating_list.pk)
+    publication.discard_list(list_id=first.rating_list.pk, by=COMMAND_LINE)
     game = iccf_world["games"][0]
     game.result = "0-1"
     game.save()
@@ -81,10 +84,10 @@ def test_duplicate_delivery_is_a_no_op(iccf_world):
 
 def test_one_active_run_per_period(iccf_world):
     first = runs.request_run(
-        federation=iccf_world["federation"], period_code="2026Q1", enqueue=False
+        federation=iccf_world["federation"], period_code="2026Q1", enqueue=False, by=COMMAND_LINE
     )
     again = runs.request_run(
-        federation=iccf_world["federation"], period_code="2026Q1", enqueue=False
+        federation=iccf_world["federation"], period_code="2026Q1", enqueue=False, by=COMMAND_LINE
     )
     assert again.pk == first.pk
     with pytest.raises(IntegrityError), transaction.atomic():
@@ -108,7 +111,7 @@ def test_failing_run_is_recorded_and_leaves_nothing(iccf_world, monkeypatch):
 
 def test_publish_makes_the_list_immutable(iccf_world):
     run = _run(iccf_world)
-    published = publication.publish_list(list_id=run.rating_list.pk)
+    published = publication.publish_list(list_id=run.rating_list.pk, by=COMMAND_LINE)
     assert published.status == ListStatus.PUBLISHED
     assert AuditEvent.objects.filter(action="publish", object_id=str(published.pk)).exists()
     iccf_world["event"].refresh_from_db()
@@ -146,18 +149,18 @@ def test_publish_makes_the_list_immutable(iccf_world):
         )
     assert RatingEntry.objects.get(pk=entry.pk).rating != 9999
     with pytest.raises(runs.RunError, match="only a draft"):
-        publication.publish_list(list_id=published.pk)
+        publication.publish_list(list_id=published.pk, by=COMMAND_LINE)
 
 
 def test_correction_supersedes_the_published_list(iccf_world):
-    first = publication.publish_list(list_id=_run(iccf_world).rating_list.pk)
+    first = publication.publish_list(list_id=_run(iccf_world).rating_list.pk, by=COMMAND_LINE)
     game = iccf_world["games"][1]
     game.result = "1-0"
     game.save()
     first.period.refresh_from_db()
     assert first.period.needs_rerun is True
     assert "S1" in first.period.needs_rerun_reason
-    second = publication.publish_list(list_id=_run(iccf_world).rating_list.pk)
+    second = publication.publish_list(list_id=_run(iccf_world).rating_list.pk, by=COMMAND_LINE)
     first.refresh_from_db()
     assert first.status == ListStatus.SUPERSEDED and second.supersedes_id == first.pk
     second.period.refresh_from_db()
@@ -248,7 +251,7 @@ def test_late_result_rolls_into_the_next_period(iccf_world):
     run = _run(iccf_world)
     assert run.report["late_count"] == 0
     assert len(_engine_input(run)["games"]) == 4
-    publication.publish_list(list_id=run.rating_list.pk)
+    publication.publish_list(list_id=run.rating_list.pk, by=COMMAND_LINE)
     next_run = _run(iccf_world, "2026Q2")
     assert next_run.report["late_count"] == 1
     assert len(_engine_input(next_run)["games"]) == 1
@@ -260,7 +263,7 @@ def test_reaper_requeues_runs_whose_message_was_lost(iccf_world, eager_celery):
     from django.utils import timezone
 
     run = runs.request_run(
-        federation=iccf_world["federation"], period_code="2026Q1", enqueue=False
+        federation=iccf_world["federation"], period_code="2026Q1", enqueue=False, by=COMMAND_LINE
     )  # as if the broker lost the message
     assert runs.reap_stuck_runs() == 0  # too young to be stuck
     RatingRun.objects.filter(pk=run.pk).update(requested_at=timezone.now() - timedelta(hours=1))
@@ -275,7 +278,9 @@ def test_reaper_honours_a_zero_age(iccf_world, eager_celery):
     """timedelta(0) means "every run never taken", not the 900 s default (zero is falsy)."""
     from datetime import timedelta
 
-    run = runs.request_run(federation=iccf_world["federation"], period_code="2026Q1", enqueue=False)
+    run = runs.request_run(
+        federation=iccf_world["federation"], period_code="2026Q1", enqueue=False, by=COMMAND_LINE
+    )
     assert runs.reap_stuck_runs(older_than=timedelta(hours=1)) == 0
     assert runs.reap_stuck_runs(older_than=timedelta(0)) == 1
     run.refresh_from_db()
@@ -288,11 +293,13 @@ def test_a_dead_workers_run_is_requeued_by_the_next_request(iccf_world, eager_ce
     from django.utils import timezone
 
     federation = iccf_world["federation"]
-    run = runs.request_run(federation=federation, period_code="2026Q1", enqueue=False)
+    run = runs.request_run(
+        federation=federation, period_code="2026Q1", enqueue=False, by=COMMAND_LINE
+    )
     assert not runs.is_dead(run.pk)  # never taken: the broker may still deliver it
     RatingRun.objects.filter(pk=run.pk).update(started_at=timezone.now())  # taken, then killed
     assert runs.is_dead(run.pk)
-    again = runs.request_run(federation=federation, period_code="2026Q1")
+    again = runs.request_run(federation=federation, period_code="2026Q1", by=COMMAND_LINE)
     assert again.pk == run.pk
     run.refresh_from_db()
     assert run.status == RunStatus.SUCCEEDED and run.attempts == 1
@@ -302,7 +309,9 @@ def test_a_dead_workers_run_is_requeued_by_the_next_request(iccf_world, eager_ce
 def test_the_reaper_requeues_a_dead_run_of_any_age(iccf_world, eager_celery):
     from django.utils import timezone
 
-    run = runs.request_run(federation=iccf_world["federation"], period_code="2026Q1", enqueue=False)
+    run = runs.request_run(
+        federation=iccf_world["federation"], period_code="2026Q1", enqueue=False, by=COMMAND_LINE
+    )
     RatingRun.objects.filter(pk=run.pk).update(started_at=timezone.now())
     assert runs.reap_stuck_runs() == 1  # requested a moment ago, yet dead
     run.refresh_from_db()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from celery.signals import worker_init
 
 import ratings.tasks  # noqa: F401  (connects the worker's start-up handler)
+from federation.permissions import COMMAND_LINE
 from ratings import systems
 from ratings.engines.core import version
 from ratings.services import runs
@@ -36,6 +37,6 @@ def test_a_run_after_the_start_reads_no_engine_file(iccf_world, monkeypatch):
         raise AssertionError(f"the {system} engine's files were read again")
 
     monkeypatch.setattr(version, "engine_version", parse_again)
-    run = runs.run_now(federation=iccf_world["federation"], period_code="2026Q1")
+    run = runs.run_now(federation=iccf_world["federation"], period_code="2026Q1", by=COMMAND_LINE)
     assert run.status == "succeeded", run.error
     assert run.engine_version.startswith("iccf-")

@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from federation.models import Federation, Player
+from federation.permissions import COMMAND_LINE
 from ratings.models import ListStatus, RatingEntry, RatingList
 
 pytestmark = pytest.mark.django_db
@@ -233,7 +234,9 @@ def test_live_ratings_on_the_demo_conform_and_equal_the_official_run(rated_demo,
             )
             assert body["live"]["unofficial"] is True
             assert body["live"]["rating"] == r.published_rating
-        official = runs.run_now(federation=run.federation, period_code=run.period_code)
+        official = runs.run_now(
+            federation=run.federation, period_code=run.period_code, by=COMMAND_LINE
+        )
         entries = {e.player_id: e for e in official.rating_list.entries.all()}
         assert {pid: (r.rating, r.published_rating) for pid, r in mine.items()} == {
             pid: (entries[pid].rating, entries[pid].published_rating) for pid in mine

@@ -8,6 +8,7 @@ import pytest
 from django.core.cache import cache
 
 from federation.models import Player
+from federation.permissions import COMMAND_LINE
 from tests.site.factories import make_list, make_period, standard_world
 
 LIST = "/federations/fed/lists/2026Q2/"
@@ -48,7 +49,7 @@ def test_publishing_a_list_invalidates_cached_pages(client):
         previous=world.lists[1],
         published=False,
     )
-    publication.publish_list(list_id=draft.pk)
+    publication.publish_list(list_id=draft.pk, by=COMMAND_LINE)
     assert "Renamed" in client.get(LIST).content.decode()
 
 

@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from federation.models import Player
+from federation.permissions import COMMAND_LINE
 from tests.site.factories import make_federation, make_players, standard_world
 from tournaments.models import Event, Game
 
@@ -148,9 +149,9 @@ def test_whatif_index_lists_calculators(client):
 def _run_and_publish(federation, code):
     from ratings.services import publication, runs
 
-    run = runs.run_now(federation=federation, period_code=code)
+    run = runs.run_now(federation=federation, period_code=code, by=COMMAND_LINE)
     assert run.status == "succeeded", run.error
-    publication.publish_list(list_id=run.rating_list.pk)
+    publication.publish_list(list_id=run.rating_list.pk, by=COMMAND_LINE)
     return run
 
 
@@ -173,6 +174,7 @@ def iccf_run():
             }
             for i, p in enumerate(players[:5])
         ],
+        by=COMMAND_LINE,
     )
     event = Event.objects.create(
         federation=fed,
@@ -382,6 +384,7 @@ def test_explain_wfcc_tournament(client):
             {"player_id": p.pk, "rating": 2000.0 + 40 * i, "published_rating": 2000 + 40 * i}
             for i, p in enumerate(solvers[:11])
         ],
+        by=COMMAND_LINE,
     )
     event = Event.objects.create(
         federation=fed,

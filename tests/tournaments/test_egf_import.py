@@ -10,6 +10,7 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 
 from federation.models import AuditEvent, Federation, Player
+from federation.permissions import COMMAND_LINE
 from tests.factories import make_official
 from tournaments.models import Event, Game
 
@@ -192,7 +193,7 @@ def test_a_tournament_in_a_published_period_warns_that_a_rerate_is_needed(egf):
     from ratings.services.publication import import_list
     from tournaments.importers.egf import preview_import
 
-    import_list(federation=egf, period_code="2024-03", entries=[])
+    import_list(federation=egf, period_code="2024-03", entries=[], by=COMMAND_LINE)
     preview = preview_import(federation=egf, data=TIMED.encode(), filename="t.h9")
     assert preview.rerate_from == "2024-03"
     assert any("a re-rate from 2024-03 will be needed" in w for w in preview.warnings)

@@ -5,6 +5,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from federation.models import Federation
+from federation.permissions import COMMAND_LINE
 from ratings.services.imports import FORMATS, ListImportRefused, import_player_list
 
 
@@ -42,6 +43,7 @@ class Command(BaseCommand):
                 publish=publish,
                 dry_run=dry_run,
                 valid_from=valid_from,
+                by=COMMAND_LINE,
             )
         except ListImportRefused as refused:
             for message in refused.preview.messages():

@@ -1,5 +1,6 @@
 from django.core.management.base import BaseCommand, CommandError
 
+from federation.permissions import COMMAND_LINE
 from ratings.services import publication, runs
 
 
@@ -11,7 +12,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, list_id, **options):
         try:
-            rating_list = publication.publish_list(list_id=list_id)
+            rating_list = publication.publish_list(list_id=list_id, by=COMMAND_LINE)
         except runs.RunError as error:
             raise CommandError(str(error)) from None
         self.stdout.write(

@@ -2,6 +2,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
 from federation.models import Federation
+from federation.permissions import COMMAND_LINE
 from ratings import systems
 from ratings.engines.core.errors import EngineInputError
 from ratings.models import RunStatus
@@ -30,7 +31,7 @@ class Command(BaseCommand):
                 return
             period = due[0].code
         try:
-            run = runs.run_now(federation=fed, period_code=period)
+            run = runs.run_now(federation=fed, period_code=period, by=COMMAND_LINE)
         except EngineInputError as error:
             raise CommandError(f"period {period!r}: {error.what}") from None
         except runs.RunError as error:

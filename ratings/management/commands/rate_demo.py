@@ -2,6 +2,7 @@ from django.utils import timezone
 
 from federation.management.demo_command import DemoCommand
 from federation.models import Federation
+from federation.permissions import COMMAND_LINE
 from ratings import calendars, systems
 from ratings.models import ListStatus, RatingList, RunStatus
 from ratings.services import publication, runs
@@ -25,11 +26,13 @@ class Command(DemoCommand):
                     federation=federation, period__code=period.code, status=ListStatus.PUBLISHED
                 ).exists()
                 if not done:
-                    run = runs.run_now(federation=federation, period_code=period.code)
+                    run = runs.run_now(
+                        federation=federation, period_code=period.code, by=COMMAND_LINE
+                    )
                     if run.status != RunStatus.SUCCEEDED:
                         self.stderr.write(f"{federation.code} {period.code}: {run.error}")
                         break
-                    publication.publish_list(list_id=run.rating_list.pk)
+                    publication.publish_list(list_id=run.rating_list.pk, by=COMMAND_LINE)
                     published += 1
                 period = calendars.next_period(period, params=calendar)
             self.stdout.write(f"{federation.code}: {published} list(s) rated and published")

@@ -1,8 +1,10 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from federation.models import Federation
+from federation.permissions import COMMAND_LINE
 from ratings.selectors.corrections import chain_review
 from ratings.services import publication
+from ratings.services.runs import RunError
 
 
 class Command(BaseCommand):
@@ -23,10 +25,10 @@ class Command(BaseCommand):
         if fed is None:
             raise CommandError(f"no federation with code {federation!r}")
         try:
-            runs = publication.rerate_from(federation=fed, period_code=period)
-        except runs.RunError as error:
+            chain = publication.rerate_from(federation=fed, period_code=period, by=COMMAND_LINE)
+        except RunError as error:
             raise CommandError(str(error)) from None
-        head = runs[0].pk
+        head = chain[0].pk
         for revised in chain_review(head):
             self.stdout.write(
                 f"{revised.code}: draft list {revised.draft_id}, {revised.entries} entries, "
@@ -42,8 +44,8 @@ class Command(BaseCommand):
             )
             return
         try:
-            published = publication.publish_chain(head_run_id=head)
-        except runs.RunError as error:
+            published = publication.publish_chain(head_run_id=head, by=COMMAND_LINE)
+        except RunError as error:
             raise CommandError(str(error)) from None
         self.stdout.write(
             self.style.SUCCESS(
