@@ -366,7 +366,7 @@ class RatingEntry(ConstraintErrorsOnFields, models.Model):
             models.Index(fields=["rating_list", "rank"]),
             # A player's history, answered from the index alone on PostgreSQL (SQLite keeps the
             # key only): his 20 rows sit in 20 heap pages, one per list, and a cold player page
-            # read them all (tests/site/test_history_index.py keeps the columns complete).
+            # read them all (tests/ratings/web/test_history_index.py keeps the columns complete).
             models.Index(
                 fields=["player", "rating_list"],
                 name="entry_history_of_player",

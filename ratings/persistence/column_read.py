@@ -5,7 +5,7 @@ to make arrays. On PostgreSQL the result comes instead as a single row: per colu
 values of every row joined into one bytea (string_agg of int8send, float8send, date_send), which
 NumPy reads in place: 0.13 s for the ICCF benchmark's games against 0.30 s for the rows alone.
 Other databases read the rows and convert them. Both give the same arrays
-(tests/ratings/test_column_read.py).
+(tests/ratings/persistence/test_column_read.py).
 
 NULL becomes a sentinel of its kind (NULL_INT, NaN, NULL_DAY) before it is joined: string_agg
 skips NULLs, which would shift the rest of the column.

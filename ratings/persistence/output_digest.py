@@ -3,7 +3,7 @@ recomputed from the database rows after a restore (tests/hardening/test_backup_r
 
 It is the sha256 of the canonical JSON of the sorted rows, floats as their repr. A run's 400,000
 event ratings in columns (EventRatingColumns) are formatted straight from the arrays into the
-same bytes the row form gives (tests/ratings/test_columnar_writes.py checks both ways agree).
+same bytes the row form gives (tests/ratings/persistence/test_columnar_writes.py checks both ways agree).
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ last resort: it compares digests (``services.stale_reason``), so even an unrecor
 slip into a published list.
 
 ``NOT_INPUT`` names what a run reads without it entering the engine input, and why;
-tests/ratings/test_input_watch.py proves that every column a run reads is in one of the two, that
+tests/ratings/services/test_input_watch.py proves that every column a run reads is in one of the two, that
 every watched edit marks, and that every unwatched one leaves the input digest unchanged.
 """
 

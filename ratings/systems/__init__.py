@@ -3,7 +3,7 @@
 Each system is one package ``ratings/systems/<code>/`` of one shape (``ratings.systems.base``):
 its ``SYSTEM`` carries the flags, and its modules (runner, calendar, explain, what-if, exports,
 event table) the behaviour. Every place that behaves differently per system asks the system here
-instead of comparing its name; ``tests/ratings/test_systems.py`` scans the tree so that a new
+instead of comparing its name; ``tests/ratings/systems/test_no_name_branches.py`` scans the tree so that a new
 ``if system == "egf"`` or ``{"egf": ...}`` outside the packages fails.
 
 To add a system: its package, its name in ``PACKAGES``, its engine (``ratings.engines``), its

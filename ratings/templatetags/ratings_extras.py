@@ -127,7 +127,7 @@ def zip_with(a, b):
 def language_items(context) -> str:
     """The language switcher's <li>s: this page in each language, the current one marked. One
     tag instead of a loop resolving four variables per language on every page (its old loop is
-    the reference in tests/site/test_languages.py)."""
+    the reference in tests/ratings/web/test_languages.py)."""
     request = context.get("request")
     current = get_language()
     items = []

@@ -27,7 +27,7 @@ def test_api_docs_fit_a_phone_and_swagger_ui_renders_offline(live_server, page):
 
 
 def test_what_if_from_a_player_page_with_an_opponent_found_by_name(live_server, page):  # noqa: F811
-    from tests.site.factories import standard_world
+    from tests.ratings.web.factories import standard_world
 
     standard_world()
     page.goto(live_server.url + "/federations/fed/players/101/")

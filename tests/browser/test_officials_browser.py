@@ -20,7 +20,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 def _egf_world():
     from ratings.services import publication, runs
     from tests.factories import make_official
-    from tests.site.factories import make_federation, make_players
+    from tests.ratings.web.factories import make_federation, make_players
     from tournaments.models import Event, Game
 
     fed = make_federation("egx", "egf")

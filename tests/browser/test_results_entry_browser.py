@@ -210,7 +210,7 @@ def _iccf_world(players: int):
     from federation.models import Federation
     from ratings.services.publication import import_list
     from tests.factories import make_official
-    from tests.site.factories import make_players
+    from tests.ratings.web.factories import make_players
     from tournaments.models import Event, EventKind
 
     fed = Federation.objects.create(code="icb", name="ICCF browser", system="iccf")

@@ -77,7 +77,7 @@ def _names_in_table(page) -> list[str]:
 
 
 def test_public_browsing(live_server, page):
-    from tests.site.factories import standard_world
+    from tests.ratings.web.factories import standard_world
 
     world = standard_world()
     page.goto(live_server.url + "/")
@@ -140,7 +140,7 @@ def test_public_browsing(live_server, page):
 def test_official_enters_event_runs_publishes_and_public_sees_it(live_server, page, eager_celery):
     from ratings.services.publication import import_list
     from tests.factories import make_official
-    from tests.site.factories import make_federation, make_players
+    from tests.ratings.web.factories import make_federation, make_players
 
     fed = make_federation("icc", "iccf")
     players = make_players(

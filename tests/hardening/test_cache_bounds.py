@@ -17,7 +17,7 @@ from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from ratings.web.page_cache import IMMUTABLE_SECONDS
 from tests.hardening.public_urls import urls_for
 from tests.hardening.url_values import world_values
-from tests.site.factories import standard_world
+from tests.ratings.web.factories import standard_world
 
 pytestmark = pytest.mark.django_db
 WRITERS = ("set", "add", "get_or_set", "set_many", "touch", "incr")

@@ -134,7 +134,7 @@ def test_negative_numbers_stay_numbers(fmt, system):
 @pytest.mark.parametrize("fmt", sorted(COVERED))
 def test_the_audits_hyperlink_through_the_export_view(client, fmt):
     from federation.models import Player
-    from tests.site.factories import standard_world
+    from tests.ratings.web.factories import standard_world
 
     world = standard_world()
     payload = PAYLOADS[0]

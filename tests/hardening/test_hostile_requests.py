@@ -25,7 +25,7 @@ from ratings.web.filters import LIST_PARAMS
 from tests.hardening.hostile_tables import SEED
 from tests.hardening.public_urls import public_routes, urls_for
 from tests.hardening.url_values import world_values
-from tests.site.factories import standard_world
+from tests.ratings.web.factories import standard_world
 
 pytestmark = pytest.mark.django_db
 PARAMS = sorted(

@@ -20,7 +20,7 @@ from ratings.models import RatingPeriod
 from tests.hardening.hostile_tables import SEED
 from tests.hardening.public_urls import public_routes, urls_for
 from tests.hardening.url_values import world_values
-from tests.site.factories import standard_world
+from tests.ratings.web.factories import standard_world
 from tournaments.importers.egf import ImportRefused, confirm_import
 from tournaments.models import Event
 

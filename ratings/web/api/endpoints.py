@@ -191,7 +191,7 @@ def list_entries(request, federation: str, period: str, query: Query[ListQuery])
         next_url = request.build_absolute_uri(f"{request.path}?{urlencode(carried)}")
     # The list's few fields go through the schema (its timestamp and URL types); the entries
     # already have the schema's plain types and go straight to the renderer: validating each
-    # one cost three quarters of the request (tests/site/test_api_fast_responses.py checks the
+    # one cost three quarters of the request (tests/ratings/web/api/test_fast_responses.py checks the
     # body against the schema).
     meta = ListMeta.model_validate(
         {

@@ -5,7 +5,7 @@ translations.
 The standard library's encoder took 0.48 ms of an API list response of 100 entries; orjson
 writes the same document in 0.07 ms, and the response is 18 % faster in all
 (tests/benchmarks/bench_site.py's data, measured alternating with the old renderer).
-tests/site/test_api_renderer.py checks that both renderers give the same JSON document.
+tests/ratings/web/api/test_renderer.py checks that both renderers give the same JSON document.
 """
 
 from __future__ import annotations

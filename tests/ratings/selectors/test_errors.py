@@ -8,7 +8,7 @@ from django.http import Http404
 
 from ratings.selectors import events, federations, players
 from ratings.selectors.errors import NotFound
-from tests.site.factories import standard_world
+from tests.ratings.web.factories import standard_world
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,7 @@ import json
 import pytest
 from openpyxl import load_workbook
 
-from tests.site.factories import standard_world
+from tests.ratings.web.factories import standard_world
 
 pytestmark = pytest.mark.django_db
 

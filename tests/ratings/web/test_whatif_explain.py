@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from federation.models import Player
 from federation.permissions import COMMAND_LINE
-from tests.site.factories import make_federation, make_players, standard_world
+from tests.ratings.web.factories import make_federation, make_players, standard_world
 from tournaments.models import Event, Game
 
 pytestmark = pytest.mark.django_db

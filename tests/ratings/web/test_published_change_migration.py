@@ -11,7 +11,7 @@ from django.db import connection
 
 from federation.triggers import UNLOCK_TABLE
 from ratings.models import RatingEntry
-from tests.site.factories import standard_world
+from tests.ratings.web.factories import standard_world
 
 pytestmark = pytest.mark.django_db
 

@@ -14,7 +14,7 @@ from federation.models import RatingSystem
 from ratings import calendars, systems
 from ratings.engines import SYSTEMS as ENGINE_SYSTEMS
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 NAMES = frozenset(RatingSystem.values)
 ENUM_MEMBERS = frozenset(RatingSystem.names)  # RatingSystem.EGF is the same name by another path
 

@@ -9,7 +9,7 @@ from django.core.cache import cache
 
 from federation.models import Player
 from federation.permissions import COMMAND_LINE
-from tests.site.factories import make_list, make_period, standard_world
+from tests.ratings.web.factories import make_list, make_period, standard_world
 
 LIST = "/federations/fed/lists/2026Q2/"
 pytestmark = pytest.mark.django_db

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from tests.site.factories import standard_world
+from tests.ratings.web.factories import standard_world
 
 pytestmark = pytest.mark.django_db
 

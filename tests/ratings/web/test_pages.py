@@ -10,7 +10,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from ratings.models import EventRating
-from tests.site.factories import (
+from tests.ratings.web.factories import (
     make_event,
     make_federation,
     make_list,
@@ -47,7 +47,7 @@ def _grow(world, extra: int) -> None:
     event, _ = make_event(fed, "BIG-26", [world.players[0], *players[:10]], end=date(2026, 5, 1))
     for p in [world.players[0], *players[:10]]:
         EventRating.objects.create(run=third.run, event=event, player=p, before=1500, after=1501)
-    from tests.site.factories import publish
+    from tests.ratings.web.factories import publish
 
     publish(third)
 
@@ -260,7 +260,7 @@ def test_provisional_and_half_rating_flags(client):
     (a,) = make_players(fed, [("1", "Prov", "DE", "")])
     rl = make_list(fed, make_period(fed, "2026-01", date(2026, 1, 1)), {a: 1500.0}, published=False)
     rl.entries.update(provisional=True)
-    from tests.site.factories import publish
+    from tests.ratings.web.factories import publish
 
     publish(rl)
     assert "provisional" in client.get("/federations/pc/players/1/").content.decode()

@@ -10,7 +10,7 @@ import pytest
 from ninja.responses import NinjaJSONEncoder
 
 from ratings.web.api.schemas import ListPage
-from tests.site.factories import standard_world
+from tests.ratings.web.factories import standard_world
 
 pytestmark = pytest.mark.django_db
 

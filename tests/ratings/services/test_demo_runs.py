@@ -135,7 +135,7 @@ def test_wfcc_runs_input_through_the_command_line_gives_what_the_run_stored(rate
             input=jsonio.dumps(engine_input),
             capture_output=True,
             text=True,
-            cwd=Path(__file__).resolve().parents[2],
+            cwd=Path(__file__).resolve().parents[3],
             check=True,
         )
         output = json.loads(done.stdout)

@@ -20,7 +20,7 @@ from ratings.services import provenance, runs
 from tests.factories import make_official
 
 pytestmark = pytest.mark.django_db
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SYSTEMS = ("iccf", "egf", "playchess", "wfcc")
 
 

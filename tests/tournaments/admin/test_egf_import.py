@@ -18,7 +18,7 @@ from tournaments.models import Event, Game
 REAL = next(
     (
         root / "shared" / "realdata" / "egc2013.h9"
-        for root in Path(__file__).resolve().parents[3:5]
+        for root in Path(__file__).resolve().parents[4:6]
         if (root / "shared" / "realdata" / "egc2013.h9").exists()
     ),
     Path("shared/realdata/egc2013.h9"),

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from ratings.engines.core.rounding import half_up_int
 from ratings.selectors import common, lists
-from tests.site.factories import make_federation, make_list, make_period, make_players
+from tests.ratings.web.factories import make_federation, make_list, make_period, make_players
 
 pytestmark = pytest.mark.django_db
 

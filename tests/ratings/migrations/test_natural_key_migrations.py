@@ -19,7 +19,7 @@ from ratings.models import EventRating, LiveEventRating, LiveRating, RatedEvent,
 from ratings.persistence.guards import reinstall_guards
 from tests.factories import make_event, make_world
 from tests.hardening.model_keys import key_columns, table_key_columns
-from tests.ratings.migration_steps import migrate_ratings, migrate_ratings_to_latest
+from tests.ratings.migrations.migration_steps import migrate_ratings, migrate_ratings_to_latest
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ import pytest
 from federation.models import Federation
 from ratings.engines import iccf
 from ratings.engines.core.rounding import half_up_int
-from tests.site.factories import standard_world
+from tests.ratings.web.factories import standard_world
 
 pytestmark = pytest.mark.django_db
 

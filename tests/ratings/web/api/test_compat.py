@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.site.factories import standard_world
+from tests.ratings.web.factories import standard_world
 
 pytestmark = pytest.mark.django_db
 

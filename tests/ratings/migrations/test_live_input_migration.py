@@ -12,7 +12,7 @@ from ratings.models import LiveRun
 from ratings.persistence.guards import reinstall_guards
 from ratings.services import provenance
 from tests.factories import make_world
-from tests.ratings.migration_steps import migrate_ratings, migrate_ratings_to_latest
+from tests.ratings.migrations.migration_steps import migrate_ratings, migrate_ratings_to_latest
 
 BEFORE = "0019_live_ratings_keyed_and_statement_checked"  # 0020 moves it
 

@@ -24,7 +24,7 @@ from ratings.models import (
 from ratings.persistence import writers
 from ratings.services import live, live_triggers, provenance, publication, runs
 from ratings.web.explain import explain_live
-from tests.site.factories import make_federation
+from tests.ratings.web.factories import make_federation
 from tournaments.models import Event, EventStatus, Game
 
 pytestmark = pytest.mark.django_db

@@ -15,7 +15,7 @@ from federation.models import Federation, Player
 from ratings.models import RatingList
 from ratings.services import publication, runs
 from ratings.web import exports, published_files
-from tests.site.factories import standard_world
+from tests.ratings.web.factories import standard_world
 from tournaments.models import Event, Game
 
 pytestmark = pytest.mark.django_db

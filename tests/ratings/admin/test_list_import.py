@@ -8,7 +8,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from federation.models import Federation, OfficialRole, Player
 from ratings.models import RatingList
 from tests.factories import make_official
-from tests.ratings.test_list_import import ROWS, egd_file
+from tests.ratings.services.test_imports import ROWS, egd_file
 
 pytestmark = pytest.mark.django_db
 URL = "/admin/ratings/ratinglist/import/"
