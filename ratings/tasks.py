@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from federation.permissions import SCHEDULER
 from ratings.services import live, publication, runs
+from ratings.web import published_files
 
 
 @worker_init.connect
@@ -25,6 +26,11 @@ def execute_run(run_id: int) -> str:
 @shared_task(name="ratings.publish_list", acks_late=True)
 def publish_list(list_id: int) -> str:
     return publication.publish_list(list_id=list_id, by=SCHEDULER).status
+
+
+@shared_task(name="ratings.write_published_files")
+def write_published_files(list_id: int) -> None:
+    published_files.write_all(list_id)
 
 
 @shared_task(name="ratings.schedule_due_runs")

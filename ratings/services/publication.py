@@ -21,7 +21,7 @@ from ratings.models import (
     RunStatus,
 )
 from ratings.persistence import writers
-from ratings.services import input_watch, provenance
+from ratings.services import input_watch, provenance, queue
 from ratings.services.runs import (
     RunError,
     canonical_digest,
@@ -32,7 +32,7 @@ from ratings.services.runs import (
     request_run,
 )
 from ratings.systems.common import chain_drafts
-from ratings.web import page_cache, published_files
+from ratings.web import page_cache
 from tournaments.models import EventStatus
 
 logger = logging.getLogger(__name__)
@@ -90,7 +90,7 @@ def publish_list(*, list_id: int, by: Actor) -> RatingList:
     ).update(status=EventStatus.RATED)
     page_cache.bump_generation()
     transaction.on_commit(page_cache.bump_generation)  # what rendered meanwhile is stale too
-    transaction.on_commit(lambda: published_files.write_all(rating_list.pk), robust=True)
+    queue.write_published_files_on_commit(rating_list.pk)
     audit.record(
         actor=by,
         action="publish",

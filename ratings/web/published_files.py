@@ -1,7 +1,7 @@
 """A published list's downloads as files: written once (a published list never changes), kept in
 Django's storage (MEDIA_ROOT) and served as they are.
 
-publish_list writes them when its transaction commits (write_all); a list published before, or a
+publish_list has a worker write them once its transaction commits (write_all); a list published before, or a
 format not written then, is written by its first download. Each file is named by the list's id
 and publication time, so a correction (a new list) never meets an older list's file. A filtered
 selection is not a file: ratings.web.exports streams it, through the same writers.

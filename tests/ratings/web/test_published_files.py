@@ -12,6 +12,7 @@ from django.core.files.storage import default_storage
 from django.http import FileResponse
 
 from federation.models import Federation, Player
+from federation.permissions import COMMAND_LINE
 from ratings.models import RatingList
 from ratings.services import publication, runs
 from ratings.web import exports, published_files
@@ -45,10 +46,10 @@ def _published_egf_list(django_capture_on_commit_callbacks) -> RatingList:
     )
     Game.objects.create(event=event, round=1, white=players[0], black=players[1], result="1-0")
     Game.objects.create(event=event, round=1, white=players[2], black=players[3], result="0-1")
-    run = runs.run_now(federation=federation, period_code="2025-01")
+    run = runs.run_now(federation=federation, period_code="2025-01", by=COMMAND_LINE)
     assert run.status == "succeeded", run.error
     with django_capture_on_commit_callbacks(execute=True):
-        return publication.publish_list(list_id=run.rating_list.pk)
+        return publication.publish_list(list_id=run.rating_list.pk, by=COMMAND_LINE)
 
 
 def test_publication_writes_the_files_and_the_download_serves_them(
