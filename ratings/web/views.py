@@ -140,7 +140,7 @@ def rating_list(request, federation: str, period: str):
     if nav.cleaned_data["size"] != common.PAGE_SIZE:
         base["size"] = nav.cleaned_data["size"]
     context.update(
-        rows=page.rows,
+        rows=tables.with_player_urls(page.rows, fed.code),
         headers=tables.sort_headers(request.path, filters, sort),
         column_count=tables.column_count(system),
         page=page,
