@@ -103,7 +103,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     _options["prepare_threshold"] = (
         env.int("DATABASE_PREPARE_THRESHOLD", 0, validate=Range(min=0)) if _threshold else None
     )
-    # Django's cursors bind values into the statement text unless this is on.
+    # On, values go apart from the statement, so psycopg prepares it and PostgreSQL plans a page's
+    # queries once per connection: the player page's four queries ran in 0.9 ms instead of 4.5 ms,
+    # bench medians player 32.8 -> 25.8 ms, list 21.7 -> 18.0, API 13.1 -> 10.3. On in the site's
+    # processes (gunicorn.conf.py), off by default: Django 5.2's own migrations fail with it (an
+    # added foreign key is two commands in one statement, which a bound statement cannot hold).
     _options["server_side_binding"] = env.bool("DATABASE_SERVER_SIDE_BINDING", False)
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("timeout", 20)

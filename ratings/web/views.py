@@ -140,7 +140,7 @@ def rating_list(request, federation: str, period: str):
     if nav.cleaned_data["size"] != common.PAGE_SIZE:
         base["size"] = nav.cleaned_data["size"]
     context.update(
-        rows=page.rows,
+        rows=tables.with_player_urls(page.rows, fed.code),
         headers=tables.sort_headers(request.path, filters, sort),
         column_count=tables.column_count(system),
         page=page,
@@ -274,12 +274,37 @@ def player(request, federation: str, player: str):
             "player": person,
             "federation": person.federation,
             "profile": profile,
+            **_player_rows(profile),
             "chart": chart,
             "system": system,
             "games_shown": common.PLAYER_GAMES_SHOWN,
             "live": live_rating(person) if person.has_live_rating else None,
         },
     )
+
+
+def _player_rows(profile: players.PlayerProfile) -> dict[str, list[tuple]]:
+    """The player page's table rows, each with its links (tables.RowUrls: one reverse a link)."""
+    code, fid = profile.player.federation.code, profile.player.federation_player_id
+    list_url = tables.RowUrls("ratings:list", code)
+    explain_url = tables.RowUrls("ratings:explain", code, fid)
+    event_url = tables.RowUrls("ratings:event", code)
+    player_url = tables.RowUrls("ratings:player", code)
+    return {
+        "history_rows": [
+            (h, list_url(h.period), explain_url(h.run_id) if h.games and h.run_id else None)
+            for h in reversed(profile.history)
+        ],
+        "event_rows": [(e, event_url(e.event_code), explain_url(e.run_id)) for e in profile.events],
+        "game_rows": [
+            (
+                g,
+                player_url(g.opponent.federation_player_id) if g.opponent else None,
+                event_url(g.event_code),
+            )
+            for g in profile.games
+        ],
+    }
 
 
 @not_found_as_404

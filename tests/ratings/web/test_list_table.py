@@ -52,7 +52,7 @@ def _table(rows_shown: list[dict], system, sort: str = "rank") -> str:
     return render_to_string(
         "ratings/_list_table.html",
         {
-            "rows": rows_shown,
+            "rows": tables.with_player_urls([dict(r) for r in rows_shown], "fed-1"),
             "federation": SimpleNamespace(code="fed-1"),
             "system": system,
             "headers": tables.sort_headers(PATH, {"country": "DE"}, sort),
