@@ -23,7 +23,6 @@ import time
 from datetime import date
 from pathlib import Path
 
-from federation.permissions import COMMAND_LINE
 from tests.benchmarks.report import emit as bench
 
 DB_NAME = "fedratings_lists"
@@ -180,6 +179,8 @@ def _server_cpu(connection):
 
 
 def child_egd(path: str) -> dict:
+    from federation.permissions import COMMAND_LINE
+
     _django()
     from django.db import connection
 
@@ -262,6 +263,8 @@ def child_read(path: str) -> dict:
 
 
 def child_fide(path: str, code: str) -> dict:
+    from federation.permissions import COMMAND_LINE
+
     _django()
     from federation.models import Federation
     from ratings.services.imports import import_player_list

@@ -20,7 +20,6 @@ import subprocess
 import time
 from datetime import date, timedelta
 
-from federation.permissions import COMMAND_LINE
 from tests.benchmarks.copy_rows import copy_rows
 
 DB_NAME = "fedratings_bench_runs"
@@ -113,6 +112,7 @@ def _iccf_federation(rng: random.Random, number: int):
     """A federation of 20,000 players, 18,000 of them on a published list, and 200,000 games in
     2,000 accepted events, for its period 2026Q1."""
     from federation.models import Federation
+    from federation.permissions import COMMAND_LINE
     from ratings.services import publication
     from tournaments.models import Event, Game
 
@@ -172,6 +172,7 @@ def _iccf_federation(rng: random.Random, number: int):
 
 def _iccf_period(federation, *, first: bool):
     """The federation's period end to end: (the run, its seconds, its floor's)."""
+    from federation.permissions import COMMAND_LINE
     from ratings.engines import iccf
     from ratings.services import runs
     from ratings.systems.common import Context, base_list_for
@@ -307,6 +308,7 @@ def _timed(fn) -> float:
 
 def bench_egf_history(rng: random.Random) -> None:
     from federation.models import Federation
+    from federation.permissions import COMMAND_LINE
     from ratings import calendars
     from ratings.engines import egf
     from ratings.services import publication, runs
