@@ -179,12 +179,11 @@ def _server_cpu(connection):
 
 
 def child_egd(path: str) -> dict:
-    from federation.permissions import COMMAND_LINE
-
     _django()
     from django.db import connection
 
     from federation.models import Federation, Player
+    from federation.permissions import COMMAND_LINE
     from ratings.persistence.writers import bulk_insert
     from ratings.services.imports import PLAYER_COLUMNS, import_player_list
     from tournaments.formats import egd_list
@@ -263,10 +262,9 @@ def child_read(path: str) -> dict:
 
 
 def child_fide(path: str, code: str) -> dict:
-    from federation.permissions import COMMAND_LINE
-
     _django()
     from federation.models import Federation
+    from federation.permissions import COMMAND_LINE
     from ratings.services.imports import import_player_list
 
     federation = Federation.objects.create(
