@@ -53,8 +53,10 @@ def _published_egf_list(django_capture_on_commit_callbacks) -> RatingList:
 
 
 def test_publication_writes_the_files_and_the_download_serves_them(
-    client, django_capture_on_commit_callbacks, django_assert_num_queries
+    client, django_capture_on_commit_callbacks, django_assert_num_queries, eager_celery
 ):
+    """Publication enqueues the files' task on commit; run in-process here even where
+    REDIS_URL names a real broker (the worker tests prove tasks run on a real worker)."""
     rating_list = _published_egf_list(django_capture_on_commit_callbacks)
     for fmt in published_files.WRITTEN_AT_PUBLICATION:
         assert default_storage.exists(published_files.storage_name(rating_list, fmt)), fmt
