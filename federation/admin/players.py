@@ -95,11 +95,17 @@ class OfficialAdmin(SuperuserEditsOnly, AuditedAdmin):
 
 @admin.register(AuditEvent)
 class AuditEventAdmin(AuditedAdmin):
-    list_display = ["at", "actor", "action", "object_type", "object_repr", "federation"]
+    list_display = ["at", "who", "action", "object_type", "object_repr", "federation"]
     list_filter = ["action", "object_type", "federation"]
-    search_fields = ["object_repr", "object_id", "message"]
+    search_fields = ["object_repr", "object_id", "message", "actor_name"]
     list_select_related = ["actor", "federation"]
     readonly_fields = [f.name for f in AuditEvent._meta.fields]
+
+    @admin.display(description="who", ordering="actor_name")
+    def who(self, event: AuditEvent) -> str:
+        """The name kept on the row (a user's, or the command line's or scheduler's); rows
+        written before names were kept show their user."""
+        return event.actor_name or (str(event.actor) if event.actor else "-")
 
     def read_only_for_officials(self, request) -> bool:
         return True  # nobody edits the audit log, superusers included
