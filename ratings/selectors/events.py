@@ -16,7 +16,7 @@ from ratings.models import (
 )
 from ratings.selectors.common import PUBLIC_EVENT_STATUSES
 from ratings.selectors.errors import NotFound
-from ratings.selectors.players import EventChange, _event_changes
+from ratings.selectors.players import EventChange, changes_by_player
 from tournaments.models import Event, Game, Placement, Problem, SolverScore, TeamMember
 
 # Events
@@ -59,7 +59,7 @@ def event_changes(event: Event, players: Iterable[int]) -> dict[int, EventChange
         player_id__in=sorted(set(players)), event=event, run_id__in=rated_by
     ).order_by("player_id", "-run_id")
     seen: dict[int, EventChange] = {}
-    for player_id, change in _event_changes(rows):
+    for player_id, change in changes_by_player(rows):
         seen.setdefault(player_id, change)  # the newest published run wins
     return seen
 

@@ -122,7 +122,7 @@ def _placed():
     ).values("place")[:1]
 
 
-def _event_changes(rows: QuerySet[EventRating]) -> list[tuple[int, EventChange]]:
+def changes_by_player(rows: QuerySet[EventRating]) -> list[tuple[int, EventChange]]:
     """(player id, EventChange) per row: one query, `shared` read by a subquery."""
     together = EventRating.objects.filter(
         run_id=OuterRef("run_id"),
@@ -280,7 +280,7 @@ def _events_query(player_id: int) -> QuerySet:
 
 def player_events(player: Player) -> list[EventChange]:
     """Rating changes per event, from the runs whose lists are published: one query. All the
-    rows are his, so which were rated together (the same run, before and after: _event_changes'
+    rows are his, so which were rated together (the same run, before and after: changes_by_player'
     subquery) is read from the rows themselves."""
     return _event_changes_of(list(_events_query(player.pk)))
 

@@ -271,11 +271,12 @@ def test_demo_event_pages_playchess_lists_every_game_and_unaccepted_events_are_4
 
 def test_a_players_events_read_together_as_the_event_pages_subquery_does(rated_demo):
     """The player page tells which of his rows a run rated together from his rows themselves;
-    the event pages ask the database (selectors._event_changes). Both, for every player of the
-    rated demo (all four systems), give the same changes, shared marks and places."""
+    the event pages ask the database (selectors.players.changes_by_player). Both, for every
+    player of the rated demo (all four systems), give the same changes, shared marks and
+    places."""
     from federation.models import Player
     from ratings.models import EventRating, ListStatus
-    from ratings.selectors.players import _event_changes
+    from ratings.selectors.players import changes_by_player
 
     shared = 0
     players = Player.objects.filter(event_ratings__isnull=False).distinct()
@@ -283,7 +284,7 @@ def test_a_players_events_read_together_as_the_event_pages_subquery_does(rated_d
         rows = EventRating.objects.filter(
             player=player, run__rating_list__status=ListStatus.PUBLISHED
         ).order_by("-event__end", "-event_id")
-        expected = [change for _, change in _event_changes(rows)]
+        expected = [change for _, change in changes_by_player(rows)]
         assert player_events(player) == expected, player
         shared += sum(change.shared for change in expected)
     assert players.count() > 40 and shared > 10
